@@ -1,0 +1,45 @@
+#!/bin/bash
+# Install the Debian packages a make target needs, and say so.
+# Usage: scripts/deps.sh GROUP...   (groups: build qemu fuzz results)
+set -eu
+
+pkgs_build="build-essential gcc make flex bison bc libelf-dev libssl-dev
+	cpio kmod xz-utils git ccache python3 perl rsync"
+pkgs_qemu="qemu-system-x86 busybox-static linux-perf"
+pkgs_fuzz="clang libclang-rt-14-dev"
+pkgs_results="gnuplot-nox linux-config-6.12"
+
+want=""
+for g in "$@"; do
+	eval "want=\"\$want \$pkgs_$g\"" 2>/dev/null ||
+		{ echo "deps: unknown group '$g'" >&2; exit 1; }
+done
+
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -n "$missing" ] || exit 0
+
+echo "deps: installing Debian packages:$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: not root; run as root or install by hand: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists once per day at most.
+stamp=/var/lib/apt/periodic/alloctag-fork-update
+if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+	apt-get update -qq || { echo "deps: apt-get update failed" >&2; exit 1; }
+	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+fi
+# shellcheck disable=SC2086
+if ! apt-get install -y -qq --no-install-recommends $missing >/tmp/deps-apt.$$ 2>&1; then
+	tail -20 /tmp/deps-apt.$$ >&2
+	echo "deps: apt-get install failed for:$missing" >&2
+	rm -f /tmp/deps-apt.$$
+	exit 1
+fi
+rm -f /tmp/deps-apt.$$
+echo "deps: installed:$missing"
