@@ -1,0 +1,131 @@
+#!/bin/bash
+# Boot a built kernel variant in QEMU, run one command in the guest and
+# return its exit status.  Guest output (ttyS1) streams to stdout and to
+# OUT/guest.log; the kernel console (ttyS0) goes to OUT/console.log.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: ${0##*/} [options] [--] GUEST-COMMAND...
+  -k, --variant V    kernel from build/kernel-V (default: pointer)
+  -m, --mem SIZE     guest memory, QEMU syntax (default: 1G)
+  -s, --smp N        vCPUs (default: 1)
+  -a, --accel A      auto, kvm or tcg (default: auto: KVM only if a probe boot works)
+  -i, --icount       deterministic guest time: TCG with -icount shift=0,sleep=off
+  -t, --timeout SEC  kill the guest after SEC seconds (default: 600)
+  -A, --append ARGS  extra kernel command line
+  -e, --env K=V      environment for the guest command (repeatable)
+  -o, --out DIR      log directory (default: build/boot/VARIANT)
+  -p, --perf         put perf into the initramfs
+  -q, --quiet        do not stream guest output
+exit status: the guest command's; 124 timeout (hang); 125 the kernel died
+(panic, reboot) before the command finished; 126 harness error.
+USAGE
+	exit "${1:-126}"
+}
+
+variant=pointer mem=1G smp=1 accel=auto icount=0 timeout=600 append=""
+out="" perf="" quiet=0 envs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-k|--variant) variant=$2; shift 2 ;;
+	-m|--mem) mem=$2; shift 2 ;;
+	-s|--smp) smp=$2; shift 2 ;;
+	-a|--accel) accel=$2; shift 2 ;;
+	-i|--icount) icount=1; shift ;;
+	-t|--timeout) timeout=$2; shift 2 ;;
+	-A|--append) append="$append $2"; shift 2 ;;
+	-e|--env) envs+=("$2"); shift 2 ;;
+	-o|--out) out=$2; shift 2 ;;
+	-p|--perf) perf=--perf; shift ;;
+	-q|--quiet) quiet=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	-*) echo "${0##*/}: unknown option $1" >&2; usage ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || set -- true
+trap 'exit 126' ERR
+
+kernel=$BUILD/kernel-$variant/arch/x86/boot/bzImage
+[ -f "$kernel" ] || { log "no kernel $kernel (build it: make build VARIANTS=$variant)"; exit 126; }
+out=${out:-$BUILD/boot/$variant}
+mkdir -p "$out"
+command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing"; exit 126; }
+
+# Initramfs: the variant's base archive plus a small one with the command.
+base=$out/base.cpio
+"$TOP/scripts/mkinitramfs.sh" "$variant" "$base" $perf
+cmdroot=$(mktemp -d)
+printf '%s\n' "$*" >"$cmdroot/cmd"
+{
+	echo "export VARIANT='$variant'"
+	for e in ${envs[@]+"${envs[@]}"}; do printf 'export %q\n' "$e"; done
+} >"$cmdroot/cmd.env"
+(cd "$cmdroot" && printf 'cmd\ncmd.env\n' | cpio -o -H newc --quiet -R 0:0) >"$out/cmd.cpio"
+rm -rf "$cmdroot"
+cat "$base" "$out/cmd.cpio" >"$out/initramfs.cpio"
+
+# KVM only when a probe boot shows it works (nested KVM can hang here).
+probe_kvm() {
+	local cache=$BUILD/kvm-probe
+	[ -f "$cache" ] && { cat "$cache"; return; }
+	local r=tcg
+	if [ -w /dev/kvm ]; then
+		log "probing KVM with a 20 s test boot"
+		if timeout -k 2 20 qemu-system-x86_64 -accel kvm -m 256M -kernel "$kernel" \
+			-initrd "$out/initramfs.cpio" -append "console=ttyS0 panic=-1" \
+			-display none -monitor none -no-reboot -serial null \
+			-serial file:"$out/kvm-probe.log" </dev/null >/dev/null 2>&1 &&
+			grep -q '@@GUEST-EXIT' "$out/kvm-probe.log"; then
+			r=kvm
+		fi
+	fi
+	echo "$r" >"$cache"
+	echo "$r"
+}
+[ $icount = 1 ] && { [ "$accel" = kvm ] && { log "--icount needs TCG"; exit 126; }; accel=tcg; }
+[ "$accel" = auto ] && accel=$(probe_kvm)
+case "$accel" in
+kvm) accel_args=(-accel kvm -cpu host) ;;
+tcg) accel_args=(-accel tcg) ;;
+*) log "unknown accelerator $accel"; exit 126 ;;
+esac
+[ $icount = 1 ] && accel_args+=(-icount shift=0,sleep=off)
+echo "$accel" >"$out/accel"
+
+mode=$accel; [ $icount = 1 ] && mode="$accel, icount"
+log "booting $variant: $mode, $mem, $smp vCPU(s), timeout ${timeout}s"
+: >"$out/console.log"
+set +e
+timeout -k 5 "$timeout" qemu-system-x86_64 "${accel_args[@]}" \
+	-m "$mem" -smp "$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+	-append "console=ttyS0 panic=-1 loglevel=7 $append" \
+	-display none -monitor none -no-reboot -nodefaults \
+	-serial file:"$out/console.log" -serial stdio </dev/null |
+	if [ $quiet = 1 ]; then cat >"$out/guest.log"; else tee "$out/guest.log"; fi
+qemu_rc=${PIPESTATUS[0]}
+set -e
+
+console_tail() {
+	log "last console lines ($out/console.log):"
+	tail -n 25 "$out/console.log" | sed 's/^/    /' >&2
+}
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	log "guest timed out after ${timeout}s and was killed"
+	console_tail
+	exit 124
+fi
+rc=$(sed -n 's/^@@GUEST-EXIT \([0-9]*\)$/\1/p' "$out/guest.log" | tail -1)
+if [ -z "$rc" ]; then
+	if grep -q 'Kernel panic' "$out/console.log"; then
+		log "guest kernel panicked"
+	else
+		log "guest stopped before its command finished (QEMU exit $qemu_rc)"
+	fi
+	console_tail
+	exit 125
+fi
+exit "$rc"

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Build one kernel variant: tinyconfig + kernel/configs/guest.config +
+# kernel/configs/VARIANT.config, in $BUILD/kernel-VARIANT, plus the
+# out-of-tree modules under kernel/modules/ and benchmarks/modules/.
+# Usage: scripts/build-kernel.sh VARIANT
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: build-kernel.sh VARIANT}
+frag=$TOP/kernel/configs/$variant.config
+[ -f "$frag" ] || die "no config fragment kernel/configs/$variant.config"
+[ -f "$KSRC/.git/alloctag-series" ] || die "no patched source in $KSRC (run scripts/kernel-src.sh)"
+out=$BUILD/kernel-$variant
+mkdir -p "$out"
+
+# Reproducible builds: fixed identity, and ccache when it is there.
+export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
+export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+
+# Regenerate .config only when the fragments or the source changed.
+inputs=$( (cat "$TOP/kernel/configs/guest.config" "$frag"
+	git -C "$KSRC" rev-parse HEAD) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != "$inputs" ]; then
+	log "$variant: configuring (tinyconfig + guest.config + $variant.config)"
+	kmake tinyconfig >/dev/null
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"$TOP/kernel/configs/guest.config" "$frag" >/dev/null
+	kmake olddefconfig >/dev/null
+	# Every option a fragment asks for must have survived Kconfig.
+	bad=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*) want=$line ;;
+		"# CONFIG_"*" is not set") want=$line ;;
+		*) continue ;;
+		esac
+		sym=${want#\# }; sym=${sym%%[= ]*}
+		got=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+		if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\#}" != "$want" ]; }; then
+			log "$variant: asked for '$want', Kconfig gave '${got:-nothing}'"
+			bad=1
+		fi
+	done < <(cat "$TOP/kernel/configs/guest.config" "$frag")
+	[ $bad = 0 ] || die "$variant: config fragments not satisfied (missing dependencies?)"
+	echo "$inputs" >"$out/.alloctag-config"
+fi
+
+log "$variant: building bzImage and modules in $out (-j$JOBS)"
+start=$(date +%s)
+kmake bzImage modules
+for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
+	[ -f "$m/Kbuild" ] || continue
+	name=$(basename "$m")
+	dst=$out/extmod/$name
+	mkdir -p "$dst"
+	cp -u "$m"/* "$dst"/
+	kmake M="$dst" modules
+done
+log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage"

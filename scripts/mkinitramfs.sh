@@ -1,0 +1,40 @@
+#!/bin/bash
+# Build the guest's initramfs (uncompressed newc cpio): static busybox, the
+# guest scripts, the variant's out-of-tree modules, the benchmark programs
+# and, with --perf, perf and the shared libraries it loads.
+# Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+variant=$1 output=$2 with_perf=${3:-}
+kout=$BUILD/kernel-$variant
+root=$(mktemp -d "$BUILD/initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+busybox=$(command -v busybox || echo /bin/busybox)
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
+	die "$busybox is not static (install busybox-static)"
+mkdir -p "$root"/{bin,guest,modules,bench,usr/bin,lib64,proc,sys,dev,tmp}
+cp "$busybox" "$root/bin/busybox"
+cp "$TOP/scripts/guest/init" "$root/init"
+cp -r "$TOP"/scripts/guest/. "$root/guest/"
+rm -f "$root/guest/init"
+find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
+[ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
+
+if [ "$with_perf" = --perf ]; then
+	# Debian's /usr/bin/perf is a wrapper script; take the real binary.
+	perf=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -1)
+	[ -n "$perf" ] || die "no perf binary (install linux-perf)"
+	cp "$perf" "$root/usr/bin/perf"
+	ldd "$perf" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }' |
+		while read -r lib; do
+			[ -f "$lib" ] || continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+fi
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet -R 0:0) >"$output.tmp"
+mv "$output.tmp" "$output"
