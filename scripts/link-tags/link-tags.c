@@ -578,9 +578,14 @@ static int image_scan(struct image *im, const struct options *o)
 	im->module = eh.e_type == ET_REL;
 	if (!eh.e_shoff)
 		return ERROR(im->name, "no section headers");
-	if (eh.e_shoff >= im->len)
-		return ERROR(im->name, "truncated: section headers at byte %llu, file has %zu",
-			     (unsigned long long)eh.e_shoff, im->len);
+	if (eh.e_shentsize != sizeof(Elf64_Shdr))
+		return ERROR(im->name, "section header size %u, want %zu",
+			     eh.e_shentsize, sizeof(Elf64_Shdr));
+	/* e_shnum 0: the count is in the first header, which must be there */
+	if (eh.e_shoff > im->len ||
+	    (eh.e_shnum ? eh.e_shnum : 1) > (im->len - eh.e_shoff) / sizeof(Elf64_Shdr))
+		return ERROR(im->name, "truncated: %u section headers at byte %llu, file has %zu",
+			     eh.e_shnum, (unsigned long long)eh.e_shoff, im->len);
 	if (read_sections(im, eh.e_shoff))
 		return -1;
 	ret = locate_tags(im, &o->l);

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Run every tests/*.sh.  A test exits 0 to pass, 2 to skip, anything else
+# fails; a failing test's output is shown indented.
+set -eu
+tests=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$tests/.." && pwd)
+LINK_TAGS=${LINK_TAGS:-$src/link-tags}
+TESTS_DIR=$tests
+SRC_DIR=$src
+export LINK_TAGS TESTS_DIR SRC_DIR
+
+log=$(mktemp "${TMPDIR:-/tmp}/link-tags-log.XXXXXX")
+trap 'rm -f "$log"' EXIT
+pass=0 fail=0 skip=0
+for t in "$tests"/*.sh; do
+	name=${t##*/}
+	name=${name%.sh}
+	if sh "$t" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	case $rc in
+	0)	pass=$((pass + 1)); echo "PASS $name" ;;
+	2)	skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log")" ;;
+	*)	fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
+		sed 's/^/    /' "$log" ;;
+	esac
+done
+echo "link-tags: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
