@@ -107,6 +107,7 @@ struct image {
 	struct section *sec;
 	size_t tag_sec;			/* section holding the tags */
 	uint64_t tag_start;		/* their offset in that section */
+	uint64_t tag_bytes;
 	size_t ntags;
 	struct tag *tags;
 	uint64_t first;			/* index given to tags[0] */
@@ -129,13 +130,10 @@ static void put_le(unsigned char *p, unsigned long n, uint64_t v)
 		p[i] = v & 0xff;
 }
 
-static unsigned int bits_for(uint64_t values)
+/* Do byte ranges [a, a+alen) and [b, b+blen) meet?  Lengths are nonzero. */
+static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 {
-	unsigned int b = 0;
-
-	while (b < 64 && (UINT64_C(1) << b) < values)
-		b++;
-	return b;
+	return a < b ? b - a < alen : a - b < blen;
 }
 
 static int load_section(struct image *im, size_t i)
@@ -163,6 +161,7 @@ static const char *string_at(struct image *im, size_t i, uint64_t off,
 			     size_t tag, int field)
 {
 	struct section *s = &im->sec[i];
+	const unsigned char *nul;
 
 	if (off >= s->size) {
 		ERROR(im->name, "tag %zu: %s points past the end of section %s",
@@ -171,9 +170,17 @@ static const char *string_at(struct image *im, size_t i, uint64_t off,
 	}
 	if (load_section(im, i))
 		return NULL;
-	if (!memchr(s->data + off, 0, s->size - off)) {
+	nul = memchr(s->data + off, 0, s->size - off);
+	if (!nul) {
 		ERROR(im->name, "tag %zu: %s string in %s is not NUL-terminated",
 		      tag, ptr_names[field], s->name);
+		return NULL;
+	}
+	/* writing the indices must not change any string */
+	if (i == im->tag_sec && im->tag_bytes &&
+	    overlaps(off, nul - (s->data + off) + 1, im->tag_start, im->tag_bytes)) {
+		ERROR(im->name, "tag %zu: %s string overlaps the tags", tag,
+		      ptr_names[field]);
 		return NULL;
 	}
 	return (const char *)s->data + off;
@@ -335,6 +342,33 @@ static int locate_tags(struct image *im, const struct layout *l)
 		return ERROR(im->name, "tags take %llu bytes, not a multiple of the tag size %lu",
 			     (unsigned long long)bytes, l->size);
 	im->ntags = bytes / l->size;
+	im->tag_bytes = bytes;
+	return 0;
+}
+
+/* The tag bytes must not share file bytes with anything else. */
+static int check_tag_bytes(struct image *im, const GElf_Ehdr *eh)
+{
+	uint64_t at = im->sec[im->tag_sec].offset + im->tag_start;
+	uint64_t n = im->tag_bytes;
+
+	if (!n)
+		return 0;
+	if (overlaps(at, n, 0, sizeof(Elf64_Ehdr)))
+		return ERROR(im->name, "tags overlap the ELF header");
+	if (eh->e_phnum && overlaps(at, n, eh->e_phoff,
+				    (uint64_t)eh->e_phnum * eh->e_phentsize))
+		return ERROR(im->name, "tags overlap the program headers");
+	if (overlaps(at, n, eh->e_shoff, im->nsec * sizeof(Elf64_Shdr)))
+		return ERROR(im->name, "tags overlap the section headers");
+	for (size_t i = 1; i < im->nsec; i++) {
+		const struct section *s = &im->sec[i];
+
+		if (i != im->tag_sec && s->type != SHT_NOBITS && s->size &&
+		    overlaps(at, n, s->offset, s->size))
+			return ERROR(im->name, "tags overlap section %s in the file",
+				     s->name);
+	}
 	return 0;
 }
 
@@ -380,11 +414,6 @@ static unsigned int reloc_bytes(unsigned int type)
 	}
 }
 
-static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-	return a < b + blen && b < a + alen;
-}
-
 /* module: collect the relocations that fill the string pointers. */
 static int collect_relocs(struct image *im, const struct layout *l, struct reloc *rel)
 {
@@ -421,8 +450,9 @@ static int collect_relocs(struct image *im, const struct layout *l, struct reloc
 					     im->sec[i].name, elf_errmsg(-1));
 			type = GELF_R_TYPE(r.r_info);
 			n = reloc_bytes(type);
-			if (r.r_offset + n <= im->tag_start || r.r_offset >= end ||
-			    n == 0)
+			if (n == 0 || r.r_offset >= end ||
+			    (r.r_offset < im->tag_start &&
+			     im->tag_start - r.r_offset >= n))
 				continue;
 			if (r.r_offset < im->tag_start || end - r.r_offset < n)
 				return ERROR(im->name, "relocation at 0x%llx straddles the tag bounds",
@@ -483,7 +513,6 @@ static const char *resolve_reloc(struct image *im, const struct reloc *r,
 static int read_tags(struct image *im, const struct layout *l)
 {
 	struct reloc *rel = NULL;
-	const unsigned char *p;
 	int ret = -1;
 
 	if (load_section(im, im->tag_sec))
@@ -497,8 +526,10 @@ static int read_tags(struct image *im, const struct layout *l)
 	}
 	if (im->module && collect_relocs(im, l, rel))
 		goto out;
-	p = im->sec[im->tag_sec].data + im->tag_start;
-	for (size_t t = 0; t < im->ntags; t++, p += l->size) {
+	for (size_t t = 0; t < im->ntags; t++) {
+		/* data is NULL for an empty section: only index it with tags */
+		const unsigned char *p = im->sec[im->tag_sec].data +
+					 im->tag_start + t * l->size;
 		struct tag *tag = &im->tags[t];
 
 		tag->stored = get_le(p + l->idx_off, l->idx_width);
@@ -591,7 +622,7 @@ static int image_scan(struct image *im, const struct options *o)
 	ret = locate_tags(im, &o->l);
 	if (ret)
 		return ret;
-	if (read_tags(im, &o->l) || check_capacity(im, o))
+	if (check_tag_bytes(im, &eh) || read_tags(im, &o->l) || check_capacity(im, o))
 		return -1;
 	return 0;
 }
@@ -806,6 +837,16 @@ static void sync_dir(const char *path)
 	free(dir);
 }
 
+/* Bits to tell apart this many values. */
+static unsigned int bits_for(uint64_t values)
+{
+	unsigned int b = 0;
+
+	while (b < 64 && (UINT64_C(1) << b) < values)
+		b++;
+	return b;
+}
+
 static void summary(const struct image *im, const struct options *o, size_t changed,
 		    bool check)
 {
@@ -893,6 +934,8 @@ static int check_layout(const struct options *o)
 	unsigned long off[5] = { l->idx_off, l->lineno_off, l->ptr_off[0],
 				 l->ptr_off[1], l->ptr_off[2] };
 	unsigned long len[5] = { l->idx_width, 4, 8, 8, 8 };
+	static const char *const name[5] = { "index", "lineno", "modname",
+					     "function", "filename" };
 	const char *what = "command line";
 
 	if (l->size < 1 || l->size > 1 << 20)
@@ -904,12 +947,12 @@ static int check_layout(const struct options *o)
 			     l->idx_bits, 8 * l->idx_width);
 	for (int i = 0; i < 5; i++) {
 		if (off[i] > l->size || len[i] > l->size - off[i])
-			return ERROR(what, "a field at offset %lu does not fit a %lu-byte tag",
-				     off[i], l->size);
+			return ERROR(what, "the %s field at offset %lu does not fit a %lu-byte tag",
+				     name[i], off[i], l->size);
 		for (int j = 0; j < i; j++)
 			if (overlaps(off[i], len[i], off[j], len[j]))
-				return ERROR(what, "fields at offsets %lu and %lu overlap",
-					     off[j], off[i]);
+				return ERROR(what, "the %s field at offset %lu overlaps the %s field at %lu",
+					     name[j], off[j], name[i], off[i]);
 	}
 	if (o->module_reserve > (UINT64_C(1) << l->idx_bits) - FIRST_INDEX)
 		return ERROR(what, "--module-reserve %lu exceeds the %llu indices of %lu bits",

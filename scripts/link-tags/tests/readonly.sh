@@ -1,0 +1,24 @@
+#!/bin/sh
+# A file without the owner's write bit is refused before anything is done,
+# even for root (for whom access(W_OK) always succeeds).  --check and
+# --dump only read, so they still work.  A rewrite keeps the file's mode.
+set -eu
+. "$TESTS_DIR/lib/common.sh"
+
+build_vmlinux "$T/vmlinux"
+chmod 444 "$T/vmlinux"
+expect_fail "$T/vmlinux" "not writable (mode 0444); refusing to change it"
+chmod 555 "$T/vmlinux"
+expect_fail "$T/vmlinux" "not writable (mode 0555)"
+"$LINK_TAGS" -q --check "$T/vmlinux" || fail "--check refused a read-only file"
+"$LINK_TAGS" --dump "$T/vmlinux" >/dev/null || fail "--dump refused a read-only file"
+
+chmod 640 "$T/vmlinux"
+"$LINK_TAGS" -q "$T/vmlinux"
+[ "$(stat -c %a "$T/vmlinux")" = 640 ] || fail "mode became $(stat -c %a "$T/vmlinux")"
+[ "$(stat -c %a "$T/vmlinux.tagmap")" = 644 ] ||
+	fail "map mode is $(stat -c %a "$T/vmlinux.tagmap")"
+
+# a symbolic link would be replaced by a plain file: refused
+ln -s vmlinux "$T/link"
+expect_fail "$T/link" "is a symbolic link"
