@@ -663,13 +663,17 @@ static void put_field(FILE *f, const char *s)
 		fputc('-', f);
 		return;
 	}
-	for (; *s; s++) {
-		unsigned char c = *s;
+	while (*s) {
+		size_t n = 0;
+		unsigned char c;
 
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
+		/* copy runs of plain bytes; escape controls and backslash */
+		while ((c = s[n]) && c >= 0x20 && c != 0x7f && c != '\\')
+			n++;
+		fwrite(s, 1, n, f);
+		s += n;
+		if (*s)
+			fprintf(f, "\\x%02x", (unsigned char)*s++);
 	}
 }
 
