@@ -707,6 +707,15 @@ static void map_print(FILE *f, const struct image *im, bool stored)
 
 #ifndef LINK_TAGS_NO_MAIN
 
+/* What open(O_CREAT, 0666) would give: mkstemp() makes 0600 files. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 /* A temporary file beside path holding data, synced; its name in *tmp. */
 static int write_temp(const char *path, const void *data, size_t len,
 		      const struct stat *like, char **tmp)
@@ -739,7 +748,7 @@ static int write_temp(const char *path, const void *data, size_t len,
 	}
 	if (like && geteuid() == 0 && fchown(fd, like->st_uid, like->st_gid))
 		goto fail;
-	if (fchmod(fd, like ? like->st_mode & 07777 : 0644) || fsync(fd))
+	if (fchmod(fd, like ? like->st_mode & 07777 : new_file_mode()) || fsync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
@@ -1034,8 +1043,10 @@ int main(int argc, char **argv)
 	path = argv[optind];
 	if (check_layout(&o))
 		return 1;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return ERROR(path, "libelf is out of date"), 1;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		ERROR(path, "libelf is out of date");
+		return 1;
+	}
 
 	im.name = path;
 	if (read_file(path, !check && !dump, &im, &st))
