@@ -1,5 +1,60 @@
-# The project's one entry point.  See README.md.
-.PHONY: all test
-all:
+# alloctag-fork: the project's one entry point.  See README.md.
+#
+#   make results   fetch, patch, build, boot, measure, publish results/
+#   make test      everything checked; closes with "N passed, N failed"
+#
+# Options: VARIANTS="off pointer"  BUILD=build  CACHE=~/.cache/alloctag-fork
+#          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
+
+SHELL := /bin/bash
+BUILD ?= $(CURDIR)/build
+CACHE ?= $(HOME)/.cache/alloctag-fork
+VARIANTS ?= off pointer
+VARIANT ?= pointer
+MEM ?= 1G
+SMP ?= 1
+ACCEL ?= auto
+CMD ?= run-tests
+export BUILD CACHE VARIANTS
+ifdef JOBS
+export JOBS
+endif
+
+.PHONY: all deps source build boot test results link-tags export-patches clean distclean help
+
+all: build
+
+help:
+	@sed -n '2,9p' Makefile | sed 's/^# \?//'
+
+deps:
+	@scripts/deps.sh build qemu
+
+source: deps
+	@scripts/kernel-src.sh
+
+build: source
+	@for v in $(VARIANTS); do scripts/build-kernel.sh $$v || exit 1; done
+
+# Boot one variant and run CMD in the guest; exit status is the guest's.
+boot: deps
+	@scripts/boot.sh -k $(VARIANT) -m $(MEM) -s $(SMP) -a $(ACCEL) \
+		$(if $(ICOUNT),-i) $(if $(APPEND),-A "$(APPEND)") -- $(CMD)
+
+link-tags:
+	@$(MAKE) -s -C scripts/link-tags
+
 test:
-	@echo "0 passed, 0 failed"
+	@scripts/test.sh
+
+# Write the commits on top of "pristine" in the kernel tree back into
+# kernel/patches/ (the series is edited as git commits there).
+export-patches:
+	@scripts/export-patches.sh
+
+clean:
+	rm -rf $(BUILD)/kernel-* $(BUILD)/boot $(BUILD)/test
+	$(MAKE) -s -C scripts/link-tags clean
+
+distclean:
+	rm -rf $(BUILD)

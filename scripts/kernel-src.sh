@@ -6,13 +6,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-series_dir=$TOP/kernel/patches
+series_dir=${SERIES_DIR:-$TOP/kernel/patches}
 stamp=$KSRC/.git/alloctag-series
-
-series_hash() {
-	(cd "$series_dir" && cat series $(grep -v '^#' series | sed '/^$/d')) |
-		sha256sum | cut -d' ' -f1
-}
 
 fetch() {
 	mkdir -p "$CACHE"
@@ -70,7 +65,7 @@ apply_series() {
 		fi
 	done
 	log "applied $n patch(es) from kernel/patches/series"
-	series_hash >"$stamp"
+	series_hash "$series_dir" >"$stamp"
 }
 
 mkdir -p "$BUILD"
@@ -78,7 +73,7 @@ mkdir -p "$BUILD"
 if [ ! -f "$KSRC/.git/alloctag-debian-version" ]; then
 	unpack "$(fetch)"
 fi
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(series_hash)" ]; then
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(series_hash "$series_dir")" ]; then
 	apply_series
 fi
 log "kernel source: $KPKG $(cat "$KSRC/.git/alloctag-debian-version"), $(git -C "$KSRC" rev-list --count pristine..HEAD) patch(es) applied"

@@ -9,3 +9,10 @@ JOBS=${JOBS:-$(nproc)}
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Hash of the patch series (the list and every patch in it): the kernel
+# tree records it once the series is applied, to notice edits.
+series_hash() {
+	(cd "$1" && cat series $(grep -v '^#' series | sed '/^$/d')) |
+		sha256sum | cut -d' ' -f1
+}

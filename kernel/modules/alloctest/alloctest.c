@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation-profiling test module: allocates pages and slab objects at
+ * fixed call sites on request, so a test can watch exactly those tags in
+ * /proc/allocinfo.
+ *
+ * Control file /sys/kernel/debug/alloctest/ctl, one command per write:
+ *   pages ORDER COUNT   allocate COUNT pages of ORDER (alloctest_pages)
+ *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
+ *   free                free everything held
+ * Reading it shows what is held.
+ */
+#include <linux/debugfs.h>
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#define ALLOCTEST_MAX	4096
+
+struct held_page {
+	struct page *page;
+	unsigned int order;
+};
+
+static DEFINE_MUTEX(alloctest_lock);
+static struct held_page held_pages[ALLOCTEST_MAX];
+static unsigned int nr_pages;
+static void *held_objs[ALLOCTEST_MAX];
+static unsigned int nr_objs;
+static struct dentry *alloctest_dir;
+
+/* The page call site: its tag is what the tests look for. */
+static int alloctest_pages(unsigned int order, unsigned int count)
+{
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER || count > ALLOCTEST_MAX - nr_pages)
+		return -EINVAL;
+	while (count--) {
+		page = alloc_pages(GFP_KERNEL, order);
+		if (!page)
+			return -ENOMEM;
+		held_pages[nr_pages].page = page;
+		held_pages[nr_pages].order = order;
+		nr_pages++;
+	}
+	return 0;
+}
+
+/* The slab call site. */
+static int alloctest_kmalloc(size_t size, unsigned int count)
+{
+	void *obj;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE ||
+	    count > ALLOCTEST_MAX - nr_objs)
+		return -EINVAL;
+	while (count--) {
+		obj = kmalloc(size, GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		held_objs[nr_objs++] = obj;
+	}
+	return 0;
+}
+
+static void alloctest_free_all(void)
+{
+	while (nr_pages) {
+		nr_pages--;
+		__free_pages(held_pages[nr_pages].page,
+			     held_pages[nr_pages].order);
+	}
+	while (nr_objs)
+		kfree(held_objs[--nr_objs]);
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	char buf[64], cmd[16];
+	unsigned int a, b;
+	int n, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+
+	n = sscanf(buf, "%15s %u %u", cmd, &a, &b);
+	mutex_lock(&alloctest_lock);
+	if (n == 3 && !strcmp(cmd, "pages")) {
+		ret = alloctest_pages(a, b);
+	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
+		ret = alloctest_kmalloc(a, b);
+	} else if (n == 1 && !strcmp(cmd, "free")) {
+		alloctest_free_all();
+		ret = 0;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&alloctest_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
+			loff_t *ppos)
+{
+	char buf[64];
+	int n;
+
+	mutex_lock(&alloctest_lock);
+	n = scnprintf(buf, sizeof(buf), "pages %u objects %u\n", nr_pages,
+		      nr_objs);
+	mutex_unlock(&alloctest_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.read = ctl_read,
+	.write = ctl_write,
+};
+
+static int __init alloctest_init(void)
+{
+	alloctest_dir = debugfs_create_dir("alloctest", NULL);
+	debugfs_create_file("ctl", 0600, alloctest_dir, NULL, &ctl_fops);
+	return 0;
+}
+
+static void __exit alloctest_exit(void)
+{
+	debugfs_remove_recursive(alloctest_dir);
+	alloctest_free_all();
+}
+
+module_init(alloctest_init);
+module_exit(alloctest_exit);
+MODULE_DESCRIPTION("Allocation profiling test allocations at known call sites");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,19 @@
+#!/bin/bash
+# checkpatch --strict on every patch of the series and every kernel-side
+# source file of the project (test and benchmark modules).
+set -eu
+. "$(dirname "$0")/lib.sh"
+cp=$KSRC/scripts/checkpatch.pl
+[ -x "$cp" ] || die "no $cp (run scripts/kernel-src.sh first)"
+fail=0 n=0
+for p in $(grep -v '^#' "$TOP/kernel/patches/series" | sed '/^$/d'); do
+	n=$((n + 1))
+	"$cp" --strict --quiet --no-tree "$TOP/kernel/patches/$p" || { echo "^ $p"; fail=1; }
+done
+for f in "$TOP"/kernel/modules/*/*.[ch] "$TOP"/benchmarks/modules/*/*.[ch]; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	"$cp" --strict --quiet --no-tree -f "$f" || { echo "^ $f"; fail=1; }
+done
+echo "checkpatch: $n file(s) checked"
+exit $fail

@@ -1,0 +1,115 @@
+#!/bin/bash
+# Everything checked: host tests, link-tags, the patched kernel variants
+# built, booted and tested in QEMU.  Prints one line per test and closes
+# with "N passed, N failed, N skipped"; exits non-zero on any failure.
+# Usage: scripts/test.sh   (VARIANTS and BOOTS from the environment)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+VARIANTS=${VARIANTS:-off pointer}
+# Guest test boots: NAME:VARIANT[:KERNEL ARGS]
+BOOTS=${BOOTS:-off:off pointer:pointer}
+logdir=$BUILD/test
+rm -rf "$logdir" && mkdir -p "$logdir"
+passed=0 failed=0 skipped=0 failures=()
+t0=$(date +%s)
+
+phase() { printf '\n== %s (%ss elapsed)\n' "$*" "$(( $(date +%s) - t0 ))"; }
+record() { # record KIND NAME
+	case $1 in
+	pass) passed=$((passed + 1)); echo "PASS $2" ;;
+	skip) skipped=$((skipped + 1)); echo "SKIP $2" ;;
+	*) failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2" ;;
+	esac
+}
+# run_test NAME COMMAND...: exit 0 pass, 2 skip, else fail (log shown).
+run_test() {
+	local name=$1 rc=0 log
+	shift
+	log=$logdir/$(echo "$name" | tr -c 'A-Za-z0-9._\n-' _).log
+	"$@" >"$log" 2>&1 || rc=$?
+	case $rc in
+	0) record pass "$name" ;;
+	2) record skip "$name ($(tail -1 "$log"))" ;;
+	*) record fail "$name"; sed 's/^/    | /' "$log" | tail -30 ;;
+	esac
+}
+# add_counts LOG NAME: add a sub-suite's "N passed, N failed[, N skipped]".
+add_counts() {
+	local p="" f s
+	read -r p f s < <(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -1 |
+		sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*$/\2 \3 \5/') || true
+	if [ -z "$p" ]; then record fail "$2: no closing count line"; return 1; fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+	[ "$f" = 0 ] || failures+=("$2 ($f)")
+}
+
+phase "dependencies"
+"$TOP/scripts/deps.sh" build qemu fuzz
+
+phase "host tests"
+for t in "$TOP"/scripts/tests/*.sh; do
+	run_test "host: $(basename "$t" .sh)" "$t"
+done
+if [ -f "$TOP/scripts/link-tags/Makefile" ]; then
+	rc=0
+	make -s -C "$TOP/scripts/link-tags" test >"$logdir/link-tags.log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL|SKIP)' "$logdir/link-tags.log" | sed 's/^/link-tags: /' || true
+	before=$failed
+	add_counts "$logdir/link-tags.log" link-tags || true
+	if [ $rc != 0 ]; then
+		tail -30 "$logdir/link-tags.log" | sed 's/^/    | /'
+		[ "$failed" != "$before" ] || record fail "link-tags: make test exited $rc"
+	fi
+fi
+
+phase "kernel source"
+if ! "$TOP/scripts/kernel-src.sh"; then
+	record fail "kernel source: patch series"
+	echo; echo "$passed passed, $failed failed, $skipped skipped"; exit 1
+fi
+run_test "kernel: checkpatch --strict" "$TOP/scripts/checkpatch.sh"
+
+for v in $VARIANTS; do
+	phase "build $v"
+	if "$TOP/scripts/build-kernel.sh" "$v"; then
+		record pass "build: $v"
+	else
+		record fail "build: $v"
+	fi
+done
+
+for b in $BOOTS; do
+	IFS=: read -r name v args <<<"$b"
+	phase "boot $name ($v${args:+, $args})"
+	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
+	rc=0
+	"$TOP/scripts/boot.sh" -k "$v" -q -t 600 -o "$logdir/boot-$name" \
+		${args:+-A "$args"} -- run-tests || rc=$?
+	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
+		>"$logdir/boot-$name.ktap" || true
+	grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.ktap" || true
+	add_counts "$logdir/boot-$name.ktap" "boot $name" || true
+	[ $rc = 0 ] || [ $rc = 1 ] || record fail "boot $name: harness exit $rc"
+done
+
+phase "boot harness"
+hv=${VARIANTS##* }
+harness() { # harness NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...
+	local rc=0 want=$2 text=$3
+	shift 3
+	"$TOP/scripts/boot.sh" -k "$hv" -q -o "$logdir/harness" "$@" || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want"; return 1; }
+	[ -z "$text" ] || grep -q "$text" "$logdir/harness/console.log"
+}
+run_test "harness: guest exit status comes back" harness exit 7 "" -- 'exit 7'
+run_test "harness: panic is reported (125)" harness panic 125 "Kernel panic" \
+	-A rdinit=/nonexistent -- true
+run_test "harness: hang is killed at the timeout (124)" harness hang 124 "" \
+	-t 15 -- 'sleep 600'
+
+echo
+[ ${#failures[@]} = 0 ] || printf 'failed: %s\n' "${failures[@]}"
+echo "test time: $(( $(date +%s) - t0 ))s"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
