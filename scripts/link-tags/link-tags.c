@@ -246,10 +246,10 @@ static int find_symbol(struct image *im, const char *name, GElf_Sym *out)
 		if (!d || !sh.sh_entsize)
 			return ERROR(im->name, "cannot read symbol table: %s",
 				     elf_errmsg(-1));
-		for (size_t j = 1; j < sh.sh_size / sh.sh_entsize; j++) {
+		for (size_t j = 1; j < sh.sh_size / sh.sh_entsize && j <= INT_MAX; j++) {
 			const char *n;
 
-			if (!gelf_getsym(d, j, out))
+			if (!gelf_getsym(d, (int)j, out))
 				break;
 			n = elf_strptr(im->elf, sh.sh_link, out->st_name);
 			if (n && !strcmp(n, name))
@@ -438,14 +438,14 @@ static int collect_relocs(struct image *im, const struct layout *l, struct reloc
 		if (!d || !sh.sh_entsize)
 			return ERROR(im->name, "cannot read %s: %s", im->sec[i].name,
 				     elf_errmsg(-1));
-		for (size_t j = 0; j < sh.sh_size / sh.sh_entsize; j++) {
+		for (size_t j = 0; j < sh.sh_size / sh.sh_entsize && j <= INT_MAX; j++) {
 			unsigned int type, n;
 			uint64_t off, in;
 			size_t t;
 			GElf_Rela r;
 			int f;
 
-			if (!gelf_getrela(d, j, &r))
+			if (!gelf_getrela(d, (int)j, &r))
 				return ERROR(im->name, "cannot read %s: %s",
 					     im->sec[i].name, elf_errmsg(-1));
 			type = GELF_R_TYPE(r.r_info);
@@ -496,7 +496,7 @@ static const char *resolve_reloc(struct image *im, const struct reloc *r,
 	}
 	scn = elf_getscn(im->elf, r->symtab);
 	d = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!d || !gelf_getsym(d, r->sym, &sym)) {
+	if (!d || r->sym > INT_MAX || !gelf_getsym(d, (int)r->sym, &sym)) {
 		ERROR(im->name, "tag %zu: %s: bad symbol %zu", tag, ptr_names[field], r->sym);
 		return NULL;
 	}
@@ -533,7 +533,7 @@ static int read_tags(struct image *im, const struct layout *l)
 		struct tag *tag = &im->tags[t];
 
 		tag->stored = get_le(p + l->idx_off, l->idx_width);
-		tag->lineno = get_le(p + l->lineno_off, 4);
+		tag->lineno = (uint32_t)get_le(p + l->lineno_off, 4);
 		for (int f = 0; f < NR_PTRS; f++) {
 			uint64_t raw = get_le(p + l->ptr_off[f], 8);
 

@@ -12,7 +12,7 @@ race() {
 	LINK_TAGS_TEST_BARRIER=$T/go "$LINK_TAGS" "$f" >"$T/out" 2>"$T/err" &
 	pid=$!
 	i=0
-	until ls -A "$T" | grep -q "^\.${f##*/}\.tagmap\.link-tags\."; do
+	until [ -n "$(find "$T" -maxdepth 1 -name ".${f##*/}.tagmap.link-tags.*")" ]; do
 		i=$((i + 1))
 		[ $i -lt 1000 ] || { kill $pid; fail "no temporary map appeared"; }
 		sleep 0.01

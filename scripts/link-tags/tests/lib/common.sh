@@ -91,9 +91,8 @@ only_index_bytes() {
 
 # no_leftovers DIR: no temporary files left behind
 no_leftovers() {
-	if ls -A "$1" | grep -q '\.link-tags\.'; then
-		fail "temporary files left in $1: $(ls -A "$1" | grep '\.link-tags\.')"
-	fi
+	left=$(find "$1" -maxdepth 1 -name '.*.link-tags.*')
+	[ -z "$left" ] || fail "temporary files left: $left"
 }
 
 # expect_fail FILE MESSAGE [options]: link-tags must exit 1, name FILE and
