@@ -20,7 +20,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test results bench survey rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -46,6 +46,21 @@ link-tags:
 
 test:
 	@scripts/test.sh
+
+# The main job: benchmarks and the page-flag survey, published in results/.
+results: bench survey
+
+bench: source link-tags
+	@scripts/deps.sh build qemu results
+	@benchmarks/run.sh
+
+survey: source link-tags
+	@scripts/deps.sh build results
+	@scripts/survey/run.sh
+
+rfc:
+	@scripts/deps.sh build
+	@scripts/rfc/make-rfc.sh
 
 # Write the commits on top of "pristine" in the kernel tree back into
 # kernel/patches/ (the series is edited as git commits there).
