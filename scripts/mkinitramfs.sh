@@ -22,6 +22,7 @@ cp -r "$TOP"/scripts/guest/. "$root/guest/"
 rm -f "$root/guest/init"
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 [ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
+cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true
 
 if [ "$with_perf" = --perf ]; then
 	# Debian's /usr/bin/perf is a wrapper script; take the real binary.

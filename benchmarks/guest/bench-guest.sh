@@ -1,0 +1,155 @@
+#!/bin/sh
+# Guest side of the benchmarks (runs as /bench/bench-guest.sh under busybox
+# sh).  Prints machine-readable "@@" lines for benchmarks/run.sh:
+#   @@REF REF ENABLED                    representation found in this boot
+#   @@SKIP REASON                        the row's representation is missing
+#   @@BOOT INIT_NS MEMTOTAL_KB MEMFREE_KB MEMAVAIL_KB PAGE_EXT_BYTES
+#   @@MICRO REP MODE ARG N KIND TOTAL_NS NS_PER_OP_X100
+#   @@PERF REP WORKLOAD EVENTS OPS ELAPSED_NS NS_PER_OP_X100 TASK_CLOCK_NS FAULTS CSW
+# Usage: bench-guest.sh REF ENABLED PHASE...   (phases: boot micro perf)
+#   REF      none (profiling compiled out), pointer, compact, compact-ext
+#   ENABLED  expected /proc/sys/vm/mem_profiling (0 or 1; "-" for none)
+# Environment: REPS (repeats of micro and perf, default 1), MICRO_N
+# (operations for the order-0 page and kmalloc loops, default 100000),
+# PF_ROUNDS, FORKS, HB_LOOPS (workload sizes).
+set -eu
+want_ref=$1 want_enabled=$2
+shift 2
+REPS=${REPS:-1}
+MICRO_N=${MICRO_N:-100000}
+PF_ROUNDS=${PF_ROUNDS:-40}
+FORKS=${FORKS:-1000}
+HB_LOOPS=${HB_LOOPS:-20}
+bench=$(cd "$(dirname "$0")" && pwd)
+
+# Meminfo first: as close to "right after boot" as the guest gets.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+memtotal=$(meminfo MemTotal) memfree=$(meminfo MemFree)
+memavail=$(meminfo MemAvailable)
+
+# Which representation is this boot running?
+ref=none enabled=-
+if [ -f /proc/sys/vm/mem_profiling ]; then
+	enabled=$(cat /proc/sys/vm/mem_profiling)
+	ref=missing
+	if [ -f /proc/sys/vm/mem_profiling_ref ]; then
+		ref=$(awk '{ print $1; exit }' /proc/sys/vm/mem_profiling_ref)
+	elif [ "$want_ref" = pointer ]; then
+		# Stock 6.12 has no mem_profiling_ref: pointers are all it has.
+		ref=pointer
+	fi
+fi
+echo "@@KERNEL $(uname -r)"
+echo "@@REF $ref $enabled"
+if [ "$ref" != "$want_ref" ]; then
+	if [ "$ref" = missing ]; then
+		echo "@@SKIP representation not in this kernel (no /proc/sys/vm/mem_profiling_ref)"
+	else
+		echo "@@SKIP representation not in this kernel (asked for $want_ref, running $ref)"
+	fi
+	exit 3
+fi
+if [ "$want_enabled" != "$enabled" ]; then
+	echo "@@SKIP profiling state is '$enabled', the row wants '$want_enabled'"
+	exit 3
+fi
+
+phase_boot() {
+	# printk time of "Run /init" in ns, from "[  S.UUUUUU] Run /init ...".
+	init_ns=$(dmesg | awk '/Run \/init as init process/ {
+		s = $0; sub(/\].*/, "", s); sub(/.*\[ */, "", s); split(s, t, ".")
+		sub(/^0+/, "", t[1]); sub(/^0+/, "", t[2])  # busybox: no octal
+		printf "%.0f\n", t[1] * 1000000000 + t[2] * 1000; exit }')
+	page_ext=$(dmesg | awk '/allocated [0-9]+ bytes of page_ext/ {
+		for (i = 1; i <= NF; i++) if ($i == "allocated") b += $(i + 1) }
+		END { printf "%d\n", b }')
+	echo "@@BOOT ${init_ns:-0} $memtotal $memfree $memavail $page_ext"
+}
+
+micro_one() { # REP MODE ARG N [batch]
+	rep=$1
+	shift
+	echo "$*" >/sys/kernel/debug/allocbench/run
+	echo "@@MICRO $rep $(cat /sys/kernel/debug/allocbench/run)"
+}
+
+phase_micro() {
+	insmod /modules/allocbench.ko
+	n=$MICRO_N
+	r=1
+	while [ "$r" -le "$REPS" ]; do
+		micro_one "$r" page 0 "$n"
+		micro_one "$r" page 1 $((n / 2))
+		micro_one "$r" page 2 $((n / 4))
+		micro_one "$r" page 3 $((n / 4))
+		micro_one "$r" page 0 "$n" batch
+		micro_one "$r" bulk 16 "$n"
+		for size in 8 64 256 1024 4096; do
+			micro_one "$r" kmalloc "$size" "$n"
+		done
+		micro_one "$r" kmalloc 64 "$n" batch
+		micro_one "$r" cache 64 "$n"
+		micro_one "$r" cache 64 "$n" batch
+		r=$((r + 1))
+	done
+	rmmod allocbench
+}
+
+# perf stat -x, output: VALUE,UNIT,EVENT,...; print one event's value.
+perf_value() { awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"; }
+
+phase_perf() {
+	if ! command -v perf >/dev/null 2>&1; then
+		tar -xf "$bench/perf-root.tar" -C /
+	fi
+	# Hardware counters where they work, software events otherwise.
+	perf stat -x, -e instructions -o /tmp/hw.txt true 2>/dev/null || true
+	if grep -q '^[0-9]' /tmp/hw.txt 2>/dev/null; then
+		kind=hw events=task-clock,page-faults,context-switches,instructions,cycles
+	else
+		kind=sw events=task-clock,page-faults,context-switches
+	fi
+	echo "@@PERFVERSION $(perf version 2>&1 | awk '{ print $3 }') $kind"
+	insmod /modules/allocbench.ko
+	r=1
+	while [ "$r" -le "$REPS" ]; do
+		for w in micro hackbench pagefault forkexit; do
+			case $w in
+			micro)
+				ops=$MICRO_N
+				perf stat -x, -e "$events" -o /tmp/ps.txt \
+					sh -c "echo page 0 $ops >/sys/kernel/debug/allocbench/run"
+				set -- $(cat /sys/kernel/debug/allocbench/run)
+				elapsed=$5 per=$6 ;;
+			hackbench)
+				# 2 groups of 20 senders and 20 receivers: 800 messages a loop.
+				ops=$((HB_LOOPS * 2 * 20 * 20))
+				perf stat -x, -e "$events" -o /tmp/ps.txt \
+					perf bench sched messaging -g 2 -l "$HB_LOOPS" >/tmp/hb.txt
+				elapsed=$(awk '/Total time/ { printf "%d\n", $3 * 1000000000 }' /tmp/hb.txt)
+				per=$((elapsed * 100 / ops)) ;;
+			pagefault)
+				perf stat -x, -e "$events" -o /tmp/ps.txt \
+					"$bench/pagefault" "$PF_ROUNDS" 1024 >/tmp/out.txt
+				set -- $(cat /tmp/out.txt)
+				ops=$(($2 * $3)) elapsed=$4 per=$5 ;;
+			forkexit)
+				perf stat -x, -e "$events" -o /tmp/ps.txt \
+					"$bench/forkexit" "$FORKS" >/tmp/out.txt
+				set -- $(cat /tmp/out.txt)
+				ops=$2 elapsed=$3 per=$4 ;;
+			esac
+			tc=$(perf_value /tmp/ps.txt task-clock)
+			tc=$(awk -v v="$tc" 'BEGIN { printf "%d\n", v * 1000000 + 0.5 }')
+			pf=$(perf_value /tmp/ps.txt page-faults)
+			cs=$(perf_value /tmp/ps.txt context-switches)
+			echo "@@PERF $r $w $kind $ops $elapsed $per $tc $pf $cs"
+		done
+		r=$((r + 1))
+	done
+	rmmod allocbench
+}
+
+for p in "$@"; do
+	"phase_$p"
+done

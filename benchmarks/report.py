@@ -1,0 +1,684 @@
+#!/usr/bin/env python3
+"""Tables, plots and target verdicts for results/, from the raw CSVs alone.
+
+Usage: report.py RESULTS_DIR [--readme README.md]
+
+Reads micro.csv, perf.csv, boot.csv, skipped.csv (written by
+benchmarks/run.sh, one row a run) and link-tags.tsv if present; writes
+RESULTS_DIR/README.md and the plots (gnuplot, SVG and PNG).  With
+--readme, the headline table is also written into that file between
+<!-- results:begin --> and <!-- results:end -->.  Every number here comes
+from the CSVs: rerun this script to rebuild the tables without rerunning
+the benchmarks.
+"""
+import csv
+import os
+import statistics
+import subprocess
+import sys
+
+ROWS_ORDER = []     # matrix rows in matrix.txt order
+MATRIX = {}         # row -> (kernel, ref, enabled, args)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_matrix():
+    with open(os.path.join(HERE, "matrix.txt")) as f:
+        for line in f:
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            ROWS_ORDER.append(w[0])
+            MATRIX[w[0]] = (w[1], w[2], w[3], w[4])
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def fnum(x):
+    return float(x)
+
+
+def pct(v, base):
+    if base is None or v is None or base == 0:
+        return None
+    return (v - base) / base * 100.0
+
+
+def fmt_pct(p):
+    return "" if p is None else "%+.1f%%" % p
+
+
+def fmt_n(v, nd=1):
+    return "" if v is None else ("%.*f" % (nd, v))
+
+
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" if i == 0 else "---:"
+                          for i in range(len(header))) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(out)
+
+
+def bench_label(bench, arg, kind):
+    if bench == "page":
+        s = "page order %s" % arg
+    elif bench == "bulk":
+        s = "alloc_pages_bulk_array %s (per page)" % arg
+    elif bench == "kmalloc":
+        s = "kmalloc(%s)" % arg
+    else:
+        s = "kmem_cache %s B" % arg
+    return s + (", batch" if kind == "batch" else "")
+
+
+class Report:
+    def __init__(self, d):
+        self.d = d
+        self.micro = read_csv(os.path.join(d, "micro.csv"))
+        self.perf = read_csv(os.path.join(d, "perf.csv"))
+        self.boot = read_csv(os.path.join(d, "boot.csv"))
+        self.skipped = read_csv(os.path.join(d, "skipped.csv"))
+        allrows = self.micro + self.perf + self.boot
+        self.rows = [r for r in ROWS_ORDER
+                     if any(x["row"] == r for x in allrows)]
+        self.skip_reason = {}
+        for s in self.skipped:
+            self.skip_reason.setdefault(s["row"], s["reason"])
+        self.mismatch = []
+
+    # --- metadata ---------------------------------------------------------
+    def meta(self):
+        rows = self.micro + self.perf + self.boot
+        if not rows:
+            return "No data."
+
+        def vals(k):
+            return ", ".join(sorted({r[k] for r in rows}))
+        dates = sorted(r["date"] for r in rows)
+        perfv = ", ".join(sorted({r["perf"] for r in self.perf})) or "-"
+        events = ", ".join(sorted({r["events"] for r in self.perf})) or "-"
+        mems = sorted({int(r["mem_mib"]) for r in rows})
+        lines = [
+            "- Base kernel: Linux %s (Debian source %s); benchmark kernels "
+            "`off` (profiling compiled out) and `bench` (profiling built in, "
+            "`CONFIG_MEM_ALLOC_PROFILING_DEBUG` off)." % (
+                vals("kernel"), vals("debian_source")),
+            "- QEMU %s, accelerator %s, one vCPU (%s); icount modes: %s "
+            "(`shift=0,sleep=off`: 1 guest ns = 1 instruction)." % (
+                vals("qemu"), vals("accel"), vals("vcpus"), vals("icount")),
+            "- Guest memory: %s." % ", ".join(
+                "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
+                for m in mems),
+            "- Runs from %s to %s; project commit %s." % (
+                dates[0], dates[-1], vals("commit")),
+            "- perf in the guest: %s (host userspace; the guest kernel is "
+            "6.12), events: %s (`sw`: task-clock, page-faults, "
+            "context-switches; hardware counters report \"not supported\" "
+            "under QEMU TCG)." % (perfv, events),
+        ]
+        return "\n".join(lines)
+
+    # --- determinism ------------------------------------------------------
+    def check_icount(self):
+        """Every icount figure must be identical across icount-1/icount-2."""
+        def key_micro(r):
+            return (r["row"], r["mem_mib"], r["rep"], r["bench"], r["arg"],
+                    r["kind"], r["n"])
+        checks = [
+            (self.micro, key_micro, ["total_ns", "ns_per_op"]),
+            (self.perf, lambda r: (r["row"], r["mem_mib"], r["rep"],
+                                   r["workload"]),
+             ["ops", "elapsed_ns", "task_clock_ns", "page_faults",
+              "context_switches"]),
+            (self.boot, lambda r: (r["row"], r["mem_mib"]),
+             ["init_ns", "memtotal_kb", "memfree_kb", "memavail_kb",
+              "page_ext_bytes"]),
+        ]
+        n = 0
+        for data, key, cols in checks:
+            by = {}
+            for r in data:
+                if r["icount"] == "off":
+                    continue
+                by.setdefault(key(r), {})[r["run"]] = r
+            for k, runs in by.items():
+                if len(runs) < 2:
+                    self.mismatch.append("%s: only %d icount run(s)" %
+                                         (k, len(runs)))
+                    continue
+                a, b = runs.get("icount-1"), runs.get("icount-2")
+                for c in cols:
+                    n += 1
+                    if a is None or b is None or a[c] != b[c]:
+                        self.mismatch.append("%s %s: %s vs %s" % (
+                            k, c, a and a[c], b and b[c]))
+        return n
+
+    # --- microbenchmark -----------------------------------------------------
+    def micro_keys(self):
+        keys = []
+        for r in self.micro:
+            k = (r["bench"], r["arg"], r["kind"])
+            if k not in keys:
+                keys.append(k)
+        return keys
+
+    def micro_icount(self, row, key):
+        for r in self.micro:
+            if (r["row"], r["run"], r["rep"]) == (row, "icount-1", "1") and \
+                    (r["bench"], r["arg"], r["kind"]) == key:
+                return fnum(r["ns_per_op"])
+        return None
+
+    def micro_wall(self, row, key):
+        v = [fnum(r["ns_per_op"]) for r in self.micro
+             if r["row"] == row and r["icount"] == "off" and
+             (r["bench"], r["arg"], r["kind"]) == key]
+        if not v:
+            return None
+        return statistics.median(v), min(v), max(v), len(v)
+
+    def table_micro_icount(self):
+        hdr = ["operation (alloc + free)"]
+        for row in self.rows:
+            hdr += [row] if row == "off" else [row, "vs off"]
+        out = []
+        for k in self.micro_keys():
+            base = self.micro_icount("off", k)
+            line = [bench_label(*k)]
+            for row in self.rows:
+                v = self.micro_icount(row, k)
+                line.append(fmt_n(v))
+                if row != "off":
+                    line.append(fmt_pct(pct(v, base)))
+            out.append(line)
+        return md_table(hdr, out)
+
+    def table_micro_wall(self):
+        hdr = ["operation (alloc + free)"]
+        for row in self.rows:
+            hdr += [row] if row == "off" else [row, "vs off"]
+        out = []
+        for k in self.micro_keys():
+            base = self.micro_wall("off", k)
+            line = [bench_label(*k)]
+            for row in self.rows:
+                w = self.micro_wall(row, k)
+                line.append("" if w is None else "%.1f [%.1f–%.1f]" % w[:3])
+                if row != "off":
+                    line.append(fmt_pct(pct(w and w[0], base and base[0])))
+            out.append(line)
+        return md_table(hdr, out)
+
+    # --- perf workloads -------------------------------------------------------
+    WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
+                 ("hackbench", "perf bench sched messaging (per message)"),
+                 ("pagefault", "mmap/touch/munmap (per fault)"),
+                 ("forkexit", "fork + exit + wait (per fork)")]
+
+    def perf_icount(self, row, w):
+        for r in self.perf:
+            if (r["row"], r["run"], r["rep"], r["workload"]) == \
+                    (row, "icount-1", "1", w):
+                return r
+        return None
+
+    def table_perf_icount(self):
+        hdr = ["workload", "row", "ns/op (= instructions)", "vs off",
+               "task-clock ms", "page-faults", "context-switches"]
+        out = []
+        for w, label in self.WORKLOADS:
+            base = self.perf_icount("off", w)
+            for row in self.rows:
+                r = self.perf_icount(row, w)
+                if r is None:
+                    continue
+                v = fnum(r["ns_per_op"])
+                out.append([label if row == self.rows[0] else "", row,
+                            fmt_n(v), "" if row == "off" else fmt_pct(
+                                pct(v, base and fnum(base["ns_per_op"]))),
+                            "%.2f" % (int(r["task_clock_ns"]) / 1e6),
+                            r["page_faults"], r["context_switches"]])
+        return md_table(hdr, out)
+
+    def perf_wall(self, row, w):
+        v = [fnum(r["ns_per_op"]) for r in self.perf
+             if r["row"] == row and r["icount"] == "off" and
+             r["workload"] == w]
+        if not v:
+            return None
+        return statistics.median(v), min(v), max(v), len(v)
+
+    def table_perf_wall(self):
+        hdr = ["workload"]
+        for row in self.rows:
+            hdr += [row] if row == "off" else [row, "vs off"]
+        out = []
+        for w, label in self.WORKLOADS:
+            base = self.perf_wall("off", w)
+            line = [label]
+            for row in self.rows:
+                p = self.perf_wall(row, w)
+                line.append("" if p is None else "%.0f [%.0f–%.0f]" % p[:3])
+                if row != "off":
+                    line.append(fmt_pct(pct(p and p[0], base and base[0])))
+            out.append(line)
+        return md_table(hdr, out)
+
+    # --- boot and memory --------------------------------------------------------
+    def boot_icount(self, row, mem):
+        for r in self.boot:
+            if (r["row"], r["mem_mib"], r["run"]) == (row, mem, "icount-1"):
+                return r
+        return None
+
+    def boot_wall(self, row, mem):
+        v = [int(r["init_ns"]) / 1e6 for r in self.boot
+             if (r["row"], r["mem_mib"]) == (row, mem) and
+             r["icount"] == "off"]
+        return (statistics.median(v), min(v), max(v), len(v)) if v else None
+
+    def mems(self):
+        return sorted({r["mem_mib"] for r in self.boot}, key=int)
+
+    def table_boot(self):
+        hdr = ["guest RAM", "row", "to /init, icount (ms)",
+               "to /init, tcg median [min–max] ms", "MemTotal MiB",
+               "MemFree MiB", "MemAvailable MiB",
+               "MemAvailable vs off", "page_ext bytes", "page_ext % of RAM"]
+        out = []
+        for mem in self.mems():
+            base = self.boot_icount("off", mem)
+            for row in self.rows:
+                r = self.boot_icount(row, mem)
+                if r is None:
+                    continue
+                w = self.boot_wall(row, mem)
+                ram = int(mem) * 1024 * 1024
+                pe = int(r["page_ext_bytes"])
+                dav = ""
+                if base is not None and row != "off":
+                    d = (int(r["memavail_kb"]) - int(base["memavail_kb"])) * 1024
+                    dav = "%+d B (%+.3f%%)" % (d, d * 100.0 / ram)
+                out.append([
+                    "%d GiB" % (int(mem) // 1024), row,
+                    "%.3f" % (int(r["init_ns"]) / 1e6),
+                    "" if w is None else "%.1f [%.1f–%.1f]" % w[:3],
+                    "%.1f" % (int(r["memtotal_kb"]) / 1024),
+                    "%.1f" % (int(r["memfree_kb"]) / 1024),
+                    "%.1f" % (int(r["memavail_kb"]) / 1024),
+                    dav, pe, "%.3f%%" % (pe * 100.0 / ram)])
+        return md_table(hdr, out)
+
+    def table_mem_per_gib(self):
+        hdr = ["row", "page_ext bytes per GiB", "bytes per 4 KiB page",
+               "% of RAM"]
+        out = []
+        for row in self.rows:
+            per = []
+            for mem in self.mems():
+                r = self.boot_icount(row, mem)
+                if r is not None:
+                    per.append(int(r["page_ext_bytes"]) * 1024 / int(mem))
+            if not per:
+                continue
+            p = max(per)
+            out.append([row, "%.0f" % p, "%.2f" % (p / 262144),
+                        "%.3f%%" % (p * 100 / 2**30)])
+        return md_table(hdr, out)
+
+    # --- targets --------------------------------------------------------------
+    def targets(self):
+        """(target, verdict, evidence) computed from the data."""
+        t = []
+        order0 = ("page", "0", "hot")
+
+        def absent(row):
+            if row in self.rows:
+                return None
+            return "not measured: %s" % self.skip_reason.get(
+                row, "row not in the data")
+
+        def overhead_target(row, limit):
+            name = "`%s`: order-0 page alloc+free at most %d%% over `off` " \
+                   "(instructions)" % (row, limit)
+            a = absent(row)
+            if a:
+                return (name, "not measured", a)
+            p = pct(self.micro_icount(row, order0),
+                    self.micro_icount("off", order0))
+            if p is None:
+                return (name, "not measured", "no order-0 figure")
+            return (name, "met" if p <= limit else "not met",
+                    "%+.1f%% (%.1f vs %.1f instructions)" % (
+                        p, self.micro_icount(row, order0),
+                        self.micro_icount("off", order0)))
+        t.append(overhead_target("compact", 5))
+        t.append(overhead_target("compact-ext", 15))
+
+        name = "Slab paths in `compact` no slower than `pointer` (instructions)"
+        a = absent("compact") or absent("pointer")
+        if a:
+            t.append((name, "not measured", a))
+        else:
+            worse = []
+            for k in self.micro_keys():
+                if k[0] not in ("kmalloc", "cache"):
+                    continue
+                c, p = self.micro_icount("compact", k), \
+                    self.micro_icount("pointer", k)
+                if c is not None and p is not None and c > p:
+                    worse.append("%s %.1f > %.1f" % (bench_label(*k), c, p))
+            t.append((name, "not met" if worse else "met",
+                      "; ".join(worse) or "every kmalloc/kmem_cache case"))
+
+        def mem_target(row, per_page):
+            name = "`%s`: %s of `page_ext` for tagging" % (
+                row, "zero bytes" if per_page == 0 else
+                "%d bytes a page" % per_page)
+            a = absent(row)
+            if a:
+                return (name, "not measured", a)
+            ev, ok = [], True
+            for mem in self.mems():
+                r = self.boot_icount(row, mem)
+                if r is None:
+                    continue
+                pages = int(mem) * 256
+                pe = int(r["page_ext_bytes"])
+                ok = ok and pe <= per_page * pages
+                ev.append("%d GiB: %d B" % (int(mem) // 1024, pe))
+            return (name, "met" if ok and ev else "not met",
+                    ", ".join(ev) or "no boot data")
+        t.append(mem_target("compact", 0))
+        t.append(mem_target("compact-ext", 2))
+
+        name = "Boot time: no regression beyond noise (tcg time to /init: a " \
+               "row regresses if its fastest boot is slower than `off`'s " \
+               "slowest)"
+        ev, bad = [], []
+        for mem in self.mems():
+            b = self.boot_wall("off", mem)
+            if b is None:
+                continue
+            for row in self.rows:
+                if row == "off":
+                    continue
+                w = self.boot_wall(row, mem)
+                if w is None:
+                    continue
+                ev.append("%s %d GiB %.1f vs %.1f ms" % (
+                    row, int(mem) // 1024, w[0], b[0]))
+                if w[1] > b[2]:
+                    bad.append("%s at %d GiB" % (row, int(mem) // 1024))
+        if not ev:
+            t.append((name, "not measured", "no boot data"))
+        else:
+            t.append((name, "not met: " + ", ".join(bad) if bad else "met",
+                      "; ".join(ev)))
+        return t
+
+    def table_targets(self):
+        return md_table(["target", "verdict", "measured"],
+                        [list(x) for x in self.targets()])
+
+    # --- plots ------------------------------------------------------------------
+    def plots(self):
+        keys = self.micro_keys()
+        rows = [r for r in self.rows if r != "off"]
+        made = []
+        if rows and self.micro_icount("off", keys[0] if keys else None):
+            dat = os.path.join(self.d, "overhead.dat")
+            with open(dat, "w") as f:
+                f.write("# operation " + " ".join(rows) + "\n")
+                for k in keys:
+                    base = self.micro_icount("off", k)
+                    vals = [pct(self.micro_icount(r, k), base) for r in rows]
+                    f.write('"%s" %s\n' % (bench_label(*k), " ".join(
+                        "%.2f" % v if v is not None else "?" for v in vals)))
+            plot = ", ".join(
+                "'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, r)
+                for i, r in enumerate(rows))
+            script = """
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel 'instructions over off (%%)'
+set title 'Allocation cost over profiling compiled out (QEMU icount, 1 vCPU)'
+set xtics rotate by -40 scale 0 font ',9'
+set grid ytics
+set key top left
+set bmargin 9
+plot %s
+""" % plot
+            made += self.gnuplot("overhead", script)
+        mems = self.mems()
+        if mems:
+            dat = os.path.join(self.d, "memory.dat")
+            with open(dat, "w") as f:
+                f.write("# guest_gib " + " ".join(self.rows) + "\n")
+                for mem in mems:
+                    vals = []
+                    for row in self.rows:
+                        r = self.boot_icount(row, mem)
+                        vals.append("?" if r is None else "%.4f" % (
+                            int(r["page_ext_bytes"]) / 2**20))
+                    f.write("%g %s\n" % (int(mem) / 1024, " ".join(vals)))
+            plot = ", ".join(
+                "'%s' using 1:%d with linespoints title '%s'" % (dat, i + 2, r)
+                for i, r in enumerate(self.rows))
+            script = """
+set xlabel 'guest RAM (GiB)'
+set ylabel 'page_ext (MiB)'
+set title 'page_ext allocated at boot against guest RAM'
+set logscale x 2
+set grid
+set key top left
+plot %s
+""" % plot
+            made += self.gnuplot("memory", script)
+        return made
+
+    def gnuplot(self, name, body):
+        made = []
+        for term, ext in (("svg size 900,560 dynamic", "svg"),
+                          ("pngcairo size 900,560", "png")):
+            out = os.path.join(self.d, "%s.%s" % (name, ext))
+            script = "set terminal %s\nset output '%s'\n%s" % (term, out, body)
+            subprocess.run(["gnuplot"], input=script.encode(), check=True)
+            made.append(os.path.basename(out))
+        return made
+
+    # --- link-tags -----------------------------------------------------------------
+    def link_tags(self):
+        p = os.path.join(self.d, "link-tags.tsv")
+        if not os.path.exists(p):
+            return None
+        hdr, rows, notes = None, [], []
+        with open(p) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line.startswith("#"):
+                    notes.append(line.lstrip("# "))
+                elif hdr is None:
+                    hdr = line.split("\t")[:8]
+                else:
+                    rows.append(line.split("\t")[:8])
+        return "\n".join(notes) + "\n\n" + md_table(hdr, rows) \
+            if hdr else None
+
+    # --- output -----------------------------------------------------------------------
+    def headline(self):
+        keys = [("page", "0", "hot"), ("kmalloc", "64", "hot")]
+        hdr = ["row", "order-0 page (instr.)", "vs off", "kmalloc(64) (instr.)",
+               "vs off", "page_ext per GiB"]
+        out = []
+        for row in ROWS_ORDER:
+            if row not in self.rows:
+                out.append([row, "skipped: %s" % self.skip_reason.get(
+                    row, "no data"), "", "", "", ""])
+                continue
+            line = [row]
+            for k in keys:
+                v = self.micro_icount(row, k)
+                line.append(fmt_n(v))
+                line.append("" if row == "off" else fmt_pct(
+                    pct(v, self.micro_icount("off", k))))
+            per = [int(r["page_ext_bytes"]) * 1024 // int(r["mem_mib"])
+                   for r in self.boot if r["row"] == row and
+                   r["run"] == "icount-1"]
+            line.append("%d B" % max(per) if per else "")
+            out.append(line)
+        return md_table(hdr, out)
+
+    def write(self, readme):
+        nchecked = self.check_icount()
+        plots = self.plots()
+        skipped = [(r, self.skip_reason[r]) for r in ROWS_ORDER
+                   if r not in self.rows and r in self.skip_reason]
+        s = []
+        s.append("# Results\n")
+        s.append("Generated by `benchmarks/report.py` from the raw CSVs in "
+                 "this directory (one row a run): `micro.csv` (in-kernel "
+                 "microbenchmark), `perf.csv` (perf stat workloads), "
+                 "`boot.csv` (boot time and memory), `skipped.csv`. "
+                 "Rerun `make bench` to measure again, or "
+                 "`python3 benchmarks/report.py results` to rebuild these "
+                 "tables from the CSVs. Do not edit by hand.\n")
+        s.append("## Setup\n")
+        s.append(self.meta() + "\n")
+        rows_desc = []
+        for r in ROWS_ORDER:
+            k, ref, en, args = MATRIX[r]
+            rows_desc.append([r, "`%s`" % k, ref, en,
+                              "`%s`" % args if args != "-" else "",
+                              "measured" if r in self.rows else
+                              "skipped: " + self.skip_reason.get(r, "no data")])
+        s.append("Matrix (`benchmarks/matrix.txt`):\n")
+        s.append(md_table(["row", "kernel", "representation", "enabled",
+                           "boot args", "status"], rows_desc) + "\n")
+        if skipped:
+            s.append("Skipped rows are not faked: the guest reads "
+                     "`/proc/sys/vm/mem_profiling_ref` and a row runs only "
+                     "when it reports the row's representation.\n")
+        s.append("## Determinism (icount)\n")
+        if self.mismatch:
+            s.append("**The icount runs do NOT agree** (%d of %d figures "
+                     "differ):\n\n" % (len(self.mismatch), nchecked) +
+                     "\n".join("- " + m for m in self.mismatch[:40]) + "\n")
+        else:
+            s.append("Each icount configuration ran twice; all %d figures "
+                     "(microbenchmark, perf workloads, boot) are identical "
+                     "between the two runs. Tables show run 1.\n" % nchecked)
+        s.append("## Targets\n")
+        s.append(self.table_targets() + "\n")
+        s.append("## Microbenchmark: instructions per alloc+free "
+                 "(icount)\n")
+        s.append("`allocbench` module, 1 GiB guest. One op = one allocation "
+                 "plus its free; `batch` allocates %s objects, then frees "
+                 "them; bulk is per page. Under `-icount shift=0` guest ns "
+                 "equal instructions.\n" % "256")
+        s.append(self.table_micro_icount() + "\n")
+        if any(p.startswith("overhead") for p in plots):
+            s.append("![overhead](overhead.svg)\n")
+        s.append("## Microbenchmark: wall time per alloc+free (TCG)\n")
+        s.append("ns per op, median [min–max] of %s repeats in one boot; "
+                 "QEMU TCG without icount (emulated, so absolute values are "
+                 "far from hardware; differences include TCG noise).\n" %
+                 (self.micro_wall(self.rows[0], self.micro_keys()[0])[3]
+                  if self.rows and self.micro else "?"))
+        s.append(self.table_micro_wall() + "\n")
+        s.append("## perf stat workloads (icount)\n")
+        s.append(self.table_perf_icount() + "\n")
+        s.append("## perf stat workloads: wall time per op (TCG)\n")
+        s.append("ns per op, median [min–max].\n")
+        s.append(self.table_perf_wall() + "\n")
+        s.append("## Boot and memory\n")
+        s.append("Time to `/init` from the printk timestamp of \"Run /init "
+                 "as init process\" (icount: virtual time, deterministic; "
+                 "tcg: host time). Meminfo read first thing in the guest "
+                 "command; page_ext from \"allocated N bytes of page_ext\".\n")
+        s.append(self.table_boot() + "\n")
+        s.append("Largest page_ext per GiB over the guest sizes:\n")
+        s.append(self.table_mem_per_gib() + "\n")
+        if any(p.startswith("memory") for p in plots):
+            s.append("![memory](memory.svg)\n")
+        lt = self.link_tags()
+        if lt:
+            s.append("## link-tags (host post-link pass)\n")
+            s.append("From `benchmarks/link-tags/bench.sh` "
+                     "(`link-tags.tsv`, every sample kept there).\n")
+            s.append(lt + "\n")
+        others = [(f, t) for f, t in (
+            ("pageflags.md", "page-flag survey"),
+            ("tagcounts.md", "tag counts"),
+            ("rfc", "RFC material")) if os.path.exists(os.path.join(self.d, f))]
+        if others:
+            s.append("## Elsewhere in results/\n")
+            s.append("\n".join("- [%s](%s)" % (t, f) for f, t in others) +
+                     "\n")
+        with open(os.path.join(self.d, "README.md"), "w") as f:
+            f.write("\n".join(s))
+        if readme:
+            self.write_headline(readme)
+        return 1 if self.mismatch else 0
+
+    def write_headline(self, readme):
+        begin, end = "<!-- results:begin -->", "<!-- results:end -->"
+        with open(readme) as f:
+            text = f.read()
+        dates = sorted(r["date"] for r in self.micro + self.boot)
+        commits = sorted({r["commit"] for r in self.micro + self.boot})
+        kern = sorted({r["kernel"] for r in self.micro + self.boot})
+        qemu = sorted({r["qemu"] for r in self.micro + self.boot})
+        body = [begin,
+                "Guest instructions per alloc+free pair (QEMU %s TCG, "
+                "`-icount shift=0,sleep=off`, 1 vCPU, 1 GiB; Linux %s; "
+                "%s; commit %s). Generated by `benchmarks/report.py`; all "
+                "tables, targets and plots: [results/README.md]"
+                "(results/README.md).\n" % (
+                    ", ".join(qemu), ", ".join(kern),
+                    dates[-1][:10] if dates else "?", ", ".join(commits)),
+                self.headline(), "",
+                md_table(["target", "verdict"],
+                         [[n, v] for n, v, _ in self.targets()]),
+                end]
+        block = "\n".join(body)
+        if begin in text and end in text:
+            pre = text[:text.index(begin)]
+            post = text[text.index(end) + len(end):]
+            text = pre + block + post
+        else:
+            if "\n## Results" not in text:
+                text = text.rstrip("\n") + "\n\n## Results\n"
+            text = text.rstrip("\n") + "\n\n" + block + "\n"
+        with open(readme, "w") as f:
+            f.write(text)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    readme = None
+    if len(args) == 3 and args[1] == "--readme":
+        readme = args[2]
+    load_matrix()
+    rep = Report(args[0])
+    rc = rep.write(readme)
+    if rc:
+        print("report.py: icount runs disagree; see %s/README.md" % args[0],
+              file=sys.stderr)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+#!/bin/bash
+# The benchmarks behind results/ ('make bench'): build the 'off' and 'bench'
+# kernels, boot every row of benchmarks/matrix.txt in QEMU, run the
+# in-kernel microbenchmark, the perf stat workloads and the boot
+# measurements, write raw CSVs (one row a run) and regenerate the tables
+# and plots with benchmarks/report.py.
+#
+# Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
+# exactly) and one plain-TCG run with REPS repeats (wall time).  Per row
+# and guest memory size: two icount boots and TCG_BOOTS plain boots.
+#
+# Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
+# $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
+# MEMS, REPS, TCG_BOOTS, MICRO_N, PF_ROUNDS, FORKS, HB_LOOPS, NO_BUILD=1.
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+bdir=$TOP/benchmarks
+
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+	: "${MEMS:=1G}" "${REPS:=2}" "${TCG_BOOTS:=1}" "${MICRO_N:=20000}"
+	: "${PF_ROUNDS:=10}" "${FORKS:=200}" "${HB_LOOPS:=5}"
+	: "${RESULTS:=$BUILD/bench/quick}"
+else
+	: "${MEMS:=1G 4G 16G}" "${REPS:=5}" "${TCG_BOOTS:=3}" "${MICRO_N:=100000}"
+	: "${PF_ROUNDS:=40}" "${FORKS:=1000}" "${HB_LOOPS:=20}"
+	: "${RESULTS:=$TOP/results}"
+fi
+work=$BUILD/bench/run
+logs=$BUILD/bench/logs
+t0=$(date +%s)
+
+# --- build ------------------------------------------------------------------
+kernels=$(awk '!/^#/ && NF { print $2 }' "$bdir/matrix.txt" | sort -u)
+if [ "${NO_BUILD:-0}" != 1 ]; then
+	"$TOP/scripts/kernel-src.sh"
+	for k in $kernels; do
+		"$TOP/scripts/build-kernel.sh" "$k"
+	done
+fi
+
+# Static workload programs and a perf bundle, into the initramfs's /bench.
+mkdir -p "$BUILD/bench-bin"
+for p in pagefault forkexit; do
+	gcc -static -O2 -Wall -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
+done
+perf=$(command -v perf_6.1 || command -v perf || true)
+[ -n "$perf" ] || die "no perf (apt-get install linux-perf)"
+file -L "$perf" | grep -q ELF || perf=$(ls /usr/bin/perf_[0-9]* | sort -V | tail -1)
+proot=$(mktemp -d)
+mkdir -p "$proot/usr/bin"
+cp "$perf" "$proot/usr/bin/perf"
+ldd "$perf" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | while read -r lib; do
+	[ -f "$lib" ] || continue
+	mkdir -p "$proot$(dirname "$lib")"
+	cp -L "$lib" "$proot$lib"
+done
+tar -C "$proot" -cf "$BUILD/bench-bin/perf-root.tar" .
+rm -rf "$proot"
+perf_host_version=$("$perf" version | awk '{ print $3 }')
+
+# --- metadata ----------------------------------------------------------------
+commit=$(git -C "$TOP" rev-parse --short HEAD)
+git -C "$TOP" diff --quiet HEAD -- || commit=$commit-dirty
+qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+debver=$(cat "$KSRC/.git/alloctag-debian-version")
+
+rm -rf "$work" && mkdir -p "$work" "$logs" "$RESULTS"
+meta_hdr=date,commit,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,row,kernel_variant,boot_args,run
+echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
+echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
+echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes" >"$work/boot.csv"
+echo "date,commit,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
+
+mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
+
+# --- the matrix -----------------------------------------------------------------
+nrows=$(grep -cv '^#\|^ *$' "$bdir/matrix.txt")
+nmems=$(echo $MEMS | wc -w)
+per_row=$((3 + nmems * (2 + TCG_BOOTS)))
+total=$((nrows * per_row))
+step=0
+
+progress() { # ROW WHAT
+	step=$((step + 1))
+	printf '[bench] %d/%d  %-17s %s  (%ss elapsed)\n' "$step" "$total" "$1" "$2" \
+		"$(( $(date +%s) - t0 ))" >&2
+}
+
+# boot_run ROW KERNEL ARGS MEM ICOUNT RUN REF ENABLED PHASES: one guest boot.
+# Appends its rows to the CSVs; returns 3 if the row must be skipped.
+boot_run() {
+	local row=$1 kernel=$2 args=$3 mem=$4 icount=$5 run=$6 ref=$7 en=$8 phases=$9
+	local out=$logs/$row-$mem-$run rc=0 iflag="" imode=off date meta timeout=3600
+	[ "$icount" = 1 ] && iflag=-i imode=shift=0,sleep=off
+	local append=()
+	[ "$args" != - ] && append=(-A "$args")
+	scripts_env=(-e "REPS=$REPS" -e "MICRO_N=$MICRO_N" -e "PF_ROUNDS=$PF_ROUNDS"
+		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS")
+	[ "$phases" = boot ] && scripts_env+=(-e REPS=1)
+	date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	"$TOP/scripts/boot.sh" -k "$kernel" -m "$mem" -s 1 -a tcg $iflag -q -t "$timeout" \
+		-o "$out" ${append[@]+"${append[@]}"} "${scripts_env[@]}" -- \
+		/bench/bench-guest.sh "$ref" "$en" "$phases" >/dev/null 2>"$out.err" || rc=$?
+	if [ $rc = 3 ] && grep -q '^@@SKIP' "$out/guest.log"; then
+		reason=$(sed -n 's/^@@SKIP //p' "$out/guest.log" | head -1)
+		echo "$date,$commit,$kernel,$row,$args,$reason" >>"$work/skipped.csv"
+		return 3
+	fi
+	if [ $rc != 0 ]; then
+		cat "$out.err" >&2
+		tail -20 "$out/guest.log" >&2
+		die "$row ($run, $mem): guest run failed with status $rc; logs in $out"
+	fi
+	local kver
+	kver=$(sed -n 's/^@@KERNEL //p' "$out/guest.log")
+	meta="$date,$commit,$kver,$debver,$qemu,$(cat "$out/accel"),$imode,$(mib "$mem"),1,$row,$kernel,$args,$run"
+	local pver
+	pver=$(sed -n 's/^@@PERFVERSION \([^ ]*\).*/\1/p' "$out/guest.log")
+	awk -v m="$meta" -v pv="${pver:-$perf_host_version}" -v dir="$work" '
+		function pct(x) { return sprintf("%d.%02d", int(x / 100), x % 100) }
+		$1 == "@@MICRO" { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5, $6, $7,
+			pct($8) >> (dir "/micro.csv") }
+		$1 == "@@PERF" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", m, pv, $2, $3, $4,
+			$5, $6, pct($7), $8, $9, $10 >> (dir "/perf.csv") }
+		$1 == "@@BOOT" { printf "%s,%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5, $6 >> (dir "/boot.csv") }
+	' "$out/guest.log"
+	grep '^@@[A-Z]' "$out/guest.log" | grep -v '^@@SKIP' >"$out.data" || true
+}
+
+# same_data ROW WHAT A B: the two icount runs must agree exactly.
+same_data() {
+	if ! cmp -s "$3.data" "$4.data"; then
+		diff "$3.data" "$4.data" >&2 || true
+		die "$1: the two icount runs of '$2' differ (icount runs must repeat exactly); logs: $3 $4"
+	fi
+}
+
+while read -r row kernel ref en args; do
+	case $row in ''|'#'*) continue ;; esac
+	base=$step
+	skip=0
+	for i in 1 2; do
+		progress "$row" "micro + perf, icount run $i/2, 1G"
+		boot_run "$row" "$kernel" "$args" 1G 1 "icount-$i" "$ref" "$en" "micro perf" || {
+			[ $? = 3 ] && skip=1 && break; exit 1; }
+	done
+	if [ $skip = 1 ]; then
+		log "$row: skipped: $(tail -1 "$work/skipped.csv" | cut -d, -f6-)"
+		step=$((base + per_row))
+		continue
+	fi
+	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
+	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
+	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf"
+	for mem in $MEMS; do
+		for i in 1 2; do
+			progress "$row" "boot, icount run $i/2, $mem"
+			boot_run "$row" "$kernel" "$args" "$mem" 1 "icount-$i" "$ref" "$en" boot
+		done
+		same_data "$row" "boot $mem" "$logs/$row-$mem-icount-1" "$logs/$row-$mem-icount-2"
+		for i in $(seq "$TCG_BOOTS"); do
+			progress "$row" "boot, tcg run $i/$TCG_BOOTS, $mem"
+			boot_run "$row" "$kernel" "$args" "$mem" 0 "tcg-$i" "$ref" "$en" boot
+		done
+	done
+done <"$bdir/matrix.txt"
+
+# --- link-tags timing (benchmarks/link-tags, owned there) ----------------------
+if [ -x "$bdir/link-tags/bench.sh" ]; then
+	log "link-tags benchmark"
+	lt_reps=11
+	[ "$QUICK" = 1 ] && lt_reps=3
+	REPEATS=$lt_reps "$bdir/link-tags/bench.sh" "$work/link-tags.tsv" ||
+		log "link-tags benchmark failed; left out"
+fi
+
+# --- publish ----------------------------------------------------------------------
+cp "$work"/*.csv "$RESULTS/"
+[ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/"
+readme=()
+[ "$RESULTS" = "$TOP/results" ] && readme=(--readme "$TOP/README.md")
+python3 "$bdir/report.py" "$RESULTS" ${readme[@]+"${readme[@]}"}
+log "done in $(( $(date +%s) - t0 ))s: $RESULTS/README.md"
