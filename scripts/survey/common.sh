@@ -1,0 +1,49 @@
+# Helpers shared by the survey scripts; sourced after scripts/lib.sh.
+# Needs: $KSRC, $TOP, $sv (work directory), $debcfg (Debian configs).
+
+csv_field() {
+	case "$1" in
+	*[,\"]*) printf '"%s"' "$(printf '%s' "$1" | sed 's/"/""/g')" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+csv_row() {
+	local first=1 f
+	for f in "$@"; do
+		[ $first = 1 ] || printf ','
+		csv_field "$f"
+		first=0
+	done
+	printf '\n'
+}
+
+# gen_config NAME HOW: write $sv/gen-NAME/.config and print its path.
+#   HOW: debian:FILE | make:ARCH:TARGET | guest:VARIANT (as build-kernel.sh)
+gen_config() {
+	local name=$1 how=$2 g=$sv/gen-$1
+	mkdir -p "$g"
+	case "$how" in
+	debian:*)
+		local f=$debcfg/${how#debian:}
+		[ -f "$f" ] || die "$f missing (package linux-config-6.12: 'scripts/deps.sh results')"
+		xzcat "$f" >"$g/.config"
+		;;
+	make:*)
+		local arch=${how#make:}; arch=${arch%%:*}
+		make -s -C "$KSRC" O="$g" ARCH="$arch" "${how##*:}" >"$g/gen.log" 2>&1 ||
+			{ tail "$g/gen.log" >&2; die "$name: make $how failed"; }
+		;;
+	guest:*)
+		local frag=$TOP/kernel/configs/${how#guest:}.config
+		[ -f "$frag" ] || die "$name: no $frag"
+		make -s -C "$KSRC" O="$g" tinyconfig >"$g/gen.log" 2>&1 ||
+			{ tail "$g/gen.log" >&2; die "$name: make tinyconfig failed"; }
+		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$g" "$g/.config" \
+			"$TOP/kernel/configs/guest.config" "$frag" \
+			>>"$g/gen.log" 2>&1 || die "$name: merge_config failed"
+		;;
+	*) die "gen_config: unknown '$how'" ;;
+	esac
+	echo "$g/.config"
+}
+
