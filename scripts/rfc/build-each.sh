@@ -1,0 +1,85 @@
+#!/bin/bash
+# Check that every patch of the series builds on its own: in a separate git
+# worktree of the kernel tree ($BUILD/rfc-tree, so $KSRC's own checkout is
+# never touched), check out pristine and then each commit of
+# pristine..HEAD in turn, and build the guest config (tinyconfig +
+# kernel/configs/guest.config + RFC_VARIANT.config, as build-kernel.sh) in
+# $BUILD/rfc-out incrementally after each.
+#
+# Prints one line per commit ("ok"/"FAILED", seconds, subject) and a
+# closing "build-each: N of M patches build" line; exit status 1 when one
+# fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).
+# Usage: scripts/rfc/build-each.sh   (RFC_HEAD=REF: pristine..REF instead
+# of pristine..HEAD; RFC_VARIANT=pointer: the variant fragment)
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+variant=${RFC_VARIANT:-pointer}
+tree=$BUILD/rfc-tree
+bout=$BUILD/rfc-out
+frag=$TOP/kernel/configs/$variant.config
+[ -f "$frag" ] || die "no $frag"
+git -C "$KSRC" rev-parse -q --verify pristine >/dev/null || die "$KSRC has no 'pristine' tag"
+head=$(git -C "$KSRC" rev-parse "${RFC_HEAD:-HEAD}^{commit}") || die "no commit '${RFC_HEAD:-HEAD}'"
+commits=$(git -C "$KSRC" rev-list --reverse "pristine..$head")
+total=$(echo "$commits" | sed '/^$/d' | wc -l)
+
+if [ ! -e "$tree/.git" ]; then
+	git -C "$KSRC" worktree prune
+	log "creating worktree $tree at pristine"
+	git -C "$KSRC" worktree add -q --detach "$tree" pristine ||
+		die "git worktree add $tree failed"
+fi
+git -C "$tree" diff --quiet HEAD && git -C "$tree" diff --cached --quiet HEAD ||
+	die "$tree has local changes; remove it ('git -C $KSRC worktree remove --force $tree')"
+git -C "$tree" checkout -q --detach pristine
+
+export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
+export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI pristine)"
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+mkdir -p "$bout"
+kmake() { make -s -C "$tree" O="$bout" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+
+# build LABEL: configure (olddefconfig keeps the config current as Kconfig
+# files change along the series) and build; prints the result line.
+ok=0
+build() {
+	local label=$1 subject=$2 t0 rc=0 logf
+	logf=$bout/build-$label.log
+	t0=$(date +%s)
+	log "building $label: $subject"
+	{
+		kmake olddefconfig && kmake bzImage modules
+	} >"$logf" 2>&1 || rc=$?
+	if [ $rc = 0 ]; then
+		printf 'ok      %4ss  %s  %s\n' "$(( $(date +%s) - t0 ))" "$label" "$subject"
+		return 0
+	fi
+	tail -20 "$logf" >&2
+	printf 'FAILED  %4ss  %s  %s (log: %s)\n' "$(( $(date +%s) - t0 ))" "$label" "$subject" "$logf"
+	return 1
+}
+
+log "configuring tinyconfig + guest.config + $variant.config in $bout"
+kmake tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$bout" "$bout/.config" \
+	"$TOP/kernel/configs/guest.config" "$frag" >/dev/null
+
+echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
+fail=0
+base_ok=ok
+build base "pristine (the base the series applies to)" || { base_ok=FAILED; fail=1; }
+i=0
+for c in $commits; do
+	i=$((i + 1))
+	git -C "$tree" checkout -q --detach "$c"
+	if build "$(printf '%04d' "$i")" "$(git -C "$tree" log -1 --format=%s "$c")"; then
+		ok=$((ok + 1))
+	else
+		fail=1
+	fi
+done
+git -C "$tree" checkout -q --detach pristine
+echo "build-each: base $base_ok; $ok of $total patches build on their own"
+exit $fail
