@@ -41,6 +41,8 @@ gen_config() {
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$g" "$g/.config" \
 			"$TOP/kernel/configs/guest.config" "$frag" \
 			>>"$g/gen.log" 2>&1 || die "$name: merge_config failed"
+		make -s -C "$KSRC" O="$g" olddefconfig >>"$g/gen.log" 2>&1 ||
+			die "$name: olddefconfig failed"
 		;;
 	*) die "gen_config: unknown '$how'" ;;
 	esac

@@ -36,8 +36,9 @@ whatif_cost() {
 		case "$op" in
 		NUMA_BALANCING=n) v="no automatic NUMA balancing (pages and tasks are no longer migrated toward the node using them; nothing lost on a one-node machine)" ;;
 		NODES_SHIFT=*) v="at most $((1 << ${op#*=})) NUMA nodes (Debian: $((1 << base_nodes_shift)))" ;;
+		NR_CPUS=$base_nr_cpus) v="still $base_nr_cpus CPUs" ;;
 		NR_CPUS=*) v="at most ${op#*=} CPUs (Debian: $base_nr_cpus)" ;;
-		MAXSMP=n) v="MAXSMP off (with it on, Kconfig fixes 8192 CPUs and 1024 nodes)" ;;
+		MAXSMP=n) v="MAXSMP off (with it on, Kconfig fixes NR_CPUS at $base_nr_cpus and NODES_SHIFT at $base_nodes_shift)" ;;
 		DEBUG_PER_CPU_MAPS=y) v="DEBUG_PER_CPU_MAPS on (runtime checks on per-cpu accesses): without MAXSMP, the only way Kconfig allows cpumasks off stack and so more than 512 CPUs" ;;
 		CPUMASK_OFFSTACK=y) continue ;;
 		LRU_GEN=n) v="no multi-gen LRU (reclaim uses the classic active/inactive lists)" ;;
