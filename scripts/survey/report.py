@@ -142,7 +142,9 @@ def tagcounts(res):
           "own `struct alloc_tag` for that config (the page-flags probe). "
           "Indices 0 and 1 are reserved, so N tags need bits for N + 1. "
           "\"all loaded\" adds every module of the build to the kernel's "
-          "tags; \"left\" is what remains of the 16-bit index space then. "
+          "tags; \"room for module tags\" is link-tags' headroom for the "
+          "vmlinux (16-bit indices, no reserve); \"left of 16 bits\" is "
+          "what remains with every module loaded. "
           "\"page-flag index bits\" is min(16, spare page-flag bits) for the "
           "same .config; when the tags need more, the index lives in "
           "`page_ext` (2 bytes a page) instead.", ""]
@@ -162,12 +164,13 @@ def tagcounts(res):
         where = "page flags" if fits else "page_ext (%s bits needed, %s in flags)" % (need, pfb)
         if int(vm["tag_size"]) == 0:
             where = "- (profiling compiled out)"
-        out.append([c, vm["tags"], vm["bits_needed"],
+        out.append([c, vm["tags"], vm["bits_needed"], vm["headroom"],
                     "%d / %d" % (len(tagged), len(mods)), mtags,
                     ("%s (%s)" % (os.path.basename(big["file"]), big["tags"])) if big and int(big["tags"]) else "-",
                     total, need, space - 2 - total, vm["spare_page_flag_bits"],
                     pfb, where])
-    md.append(table(["config", "vmlinux tags", "bits", "modules with tags / built",
+    md.append(table(["config", "vmlinux tags", "bits", "room for module tags",
+                     "modules with tags / built",
                      "module tags", "largest module", "all loaded", "bits",
                      "left of 16 bits", "spare page-flag bits",
                      "page-flag index bits", "index goes to"], out))
