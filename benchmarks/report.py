@@ -23,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_matrix():
-    with open(os.path.join(HERE, "matrix.txt")) as f:
+    path = os.environ.get("MATRIX") or os.path.join(HERE, "matrix.txt")
+    with open(path) as f:
         for line in f:
             w = line.split()
             if not w or w[0].startswith("#"):
@@ -113,6 +114,17 @@ class Report:
             "- QEMU %s, accelerator %s, one vCPU (%s); icount modes: %s "
             "(`shift=0,sleep=off`: 1 guest ns = 1 instruction)." % (
                 vals("qemu"), vals("accel"), vals("vcpus"), vals("icount")),
+            "- Kernel arguments besides the row's own (icount; plain TCG): "
+            "%s. `nolapic_timer` skips the APIC timer calibration, a "
+            "`pause` spin that takes minutes of host time under icount "
+            "(ticks come from the HPET/PIT instead); `tsc_early_khz` is the "
+            "host TSC rate (TCG passes the host TSC through and the tiny "
+            "guest has no HPET/PM timer to calibrate it against, so it "
+            "would fall back to 4 ms jiffies)." % "; ".join(
+                "`%s`" % a for a in sorted({r["harness_args"] for r in rows})),
+            "- icount runs repeat exactly only with a fixed initramfs, RTC "
+            "and serial file: `benchmarks/qemu-fixed-rtc.sh` stands in for "
+            "QEMU under `scripts/boot.sh` to arrange that.",
             "- Guest memory: %s." % ", ".join(
                 "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
                 for m in mems),
@@ -588,6 +600,14 @@ plot %s
         s.append(self.table_micro_icount() + "\n")
         if any(p.startswith("overhead") for p in plots):
             s.append("![overhead](overhead.svg)\n")
+        s.append("The guest config is tinyconfig-based and has "
+                 "`CONFIG_SLUB_TINY` (no per-CPU slabs): when a hot "
+                 "alloc+free leaves a slab empty, SLUB frees the slab and the "
+                 "next allocation takes a new one, so `kmalloc(1024)`, "
+                 "`kmalloc(4096)` and `kmem_cache` hot figures depend on "
+                 "whether other live objects share the slab at that moment "
+                 "(several hundred instructions either way, unrelated to "
+                 "profiling). The 8-256 byte and batch cases do not.\n")
         s.append("## Microbenchmark: wall time per alloc+free (TCG)\n")
         s.append("ns per op, median [min–max] of %s repeats in one boot; "
                  "QEMU TCG without icount (emulated, so absolute values are "

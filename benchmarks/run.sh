@@ -11,7 +11,10 @@
 #
 # Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
 # $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
-# MEMS, REPS, TCG_BOOTS, MICRO_N, PF_ROUNDS, FORKS, HB_LOOPS, NO_BUILD=1.
+# MEMS, REPS, TCG_BOOTS, MICRO_N, PF_ROUNDS, FORKS, HB_LOOPS, NO_BUILD=1,
+# MATRIX (another matrix file), HARNESS_ARGS (kernel arguments for every
+# boot of every row; default nolapic_timer, see below), TCG_ARGS (more of
+# them for plain-TCG boots; default: the host TSC rate, see below).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 bdir=$TOP/benchmarks
@@ -26,12 +29,17 @@ else
 	: "${PF_ROUNDS:=40}" "${FORKS:=1000}" "${HB_LOOPS:=20}"
 	: "${RESULTS:=$TOP/results}"
 fi
+MATRIX=${MATRIX:-$bdir/matrix.txt}
+# Every boot, every row: without a local APIC timer the kernel skips the
+# APIC timer calibration, a pause-instruction spin that takes over a minute
+# of host time under -icount (TCG leaves its translated code on each pause).
+HARNESS_ARGS=${HARNESS_ARGS-nolapic_timer}
 work=$BUILD/bench/run
 logs=$BUILD/bench/logs
 t0=$(date +%s)
 
 # --- build ------------------------------------------------------------------
-kernels=$(awk '!/^#/ && NF { print $2 }' "$bdir/matrix.txt" | sort -u)
+kernels=$(awk '!/^#/ && NF { print $2 }' "$MATRIX" | sort -u)
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
 	for k in $kernels; do
@@ -40,7 +48,7 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 fi
 
 # Static workload programs and a perf bundle, into the initramfs's /bench.
-mkdir -p "$BUILD/bench-bin"
+mkdir -p "$BUILD/bench-bin" "$BUILD/bench"
 for p in pagefault forkexit; do
 	gcc -static -O2 -Wall -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
 done
@@ -59,14 +67,30 @@ tar -C "$proot" -cf "$BUILD/bench-bin/perf-root.tar" .
 rm -rf "$proot"
 perf_host_version=$("$perf" version | awk '{ print $3 }')
 
+# Plain-TCG boots: the guest gets the host's TSC and, with no HPET or PM
+# timer in the tiny config, cannot calibrate it and falls back to jiffies
+# (4 ms resolution).  Give it the host TSC rate instead (see tsckhz.c).
+gcc -O2 -Wall -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
+TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
+
+# boot.sh runs "qemu-system-x86_64" from PATH: put benchmarks/qemu-fixed-rtc.sh
+# in front of it, which makes -icount runs repeat exactly (see there).
+REAL_QEMU=${REAL_QEMU:-$(command -v qemu-system-x86_64)} || die "qemu-system-x86_64 missing"
+[ "$(readlink -f "$REAL_QEMU")" != "$(readlink -f "$bdir/qemu-fixed-rtc.sh")" ] ||
+	die "REAL_QEMU points at the stand-in; set it to the real qemu-system-x86_64"
+export REAL_QEMU
+mkdir -p "$BUILD/bench/shim"
+ln -sf "$bdir/qemu-fixed-rtc.sh" "$BUILD/bench/shim/qemu-system-x86_64"
+export PATH=$BUILD/bench/shim:$PATH
+
 # --- metadata ----------------------------------------------------------------
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 git -C "$TOP" diff --quiet HEAD -- || commit=$commit-dirty
-qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+qemu=$("$REAL_QEMU" --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 
-rm -rf "$work" && mkdir -p "$work" "$logs" "$RESULTS"
-meta_hdr=date,commit,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,row,kernel_variant,boot_args,run
+rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"
+meta_hdr=date,commit,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
 echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
 echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
 echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes" >"$work/boot.csv"
@@ -75,7 +99,7 @@ echo "date,commit,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
 mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
 
 # --- the matrix -----------------------------------------------------------------
-nrows=$(grep -cv '^#\|^ *$' "$bdir/matrix.txt")
+nrows=$(grep -cv '^#\|^ *$' "$MATRIX")
 nmems=$(echo $MEMS | wc -w)
 per_row=$((3 + nmems * (2 + TCG_BOOTS)))
 total=$((nrows * per_row))
@@ -93,8 +117,11 @@ boot_run() {
 	local row=$1 kernel=$2 args=$3 mem=$4 icount=$5 run=$6 ref=$7 en=$8 phases=$9
 	local out=$logs/$row-$mem-$run rc=0 iflag="" imode=off date meta timeout=3600
 	[ "$icount" = 1 ] && iflag=-i imode=shift=0,sleep=off
-	local append=()
-	[ "$args" != - ] && append=(-A "$args")
+	local append=() hargs=$HARNESS_ARGS
+	[ "$icount" = 1 ] || hargs="$hargs $TCG_ARGS"
+	hargs=$(echo $hargs)
+	[ -n "$hargs" ] && append=(-A "$hargs")
+	[ "$args" != - ] && append+=(-A "$args")
 	scripts_env=(-e "REPS=$REPS" -e "MICRO_N=$MICRO_N" -e "PF_ROUNDS=$PF_ROUNDS"
 		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS")
 	[ "$phases" = boot ] && scripts_env+=(-e REPS=1)
@@ -104,7 +131,7 @@ boot_run() {
 		/bench/bench-guest.sh "$ref" "$en" "$phases" >/dev/null 2>"$out.err" || rc=$?
 	if [ $rc = 3 ] && grep -q '^@@SKIP' "$out/guest.log"; then
 		reason=$(sed -n 's/^@@SKIP //p' "$out/guest.log" | head -1)
-		echo "$date,$commit,$kernel,$row,$args,$reason" >>"$work/skipped.csv"
+		echo "$date,$commit,$kernel,$row,\"$args\",\"$reason\"" >>"$work/skipped.csv"
 		return 3
 	fi
 	if [ $rc != 0 ]; then
@@ -114,7 +141,7 @@ boot_run() {
 	fi
 	local kver
 	kver=$(sed -n 's/^@@KERNEL //p' "$out/guest.log")
-	meta="$date,$commit,$kver,$debver,$qemu,$(cat "$out/accel"),$imode,$(mib "$mem"),1,$row,$kernel,$args,$run"
+	meta="$date,$commit,$kver,$debver,$qemu,$(cat "$out/accel"),\"$imode\",$(mib "$mem"),1,\"${hargs:--}\",$row,$kernel,\"$args\",$run"
 	local pver
 	pver=$(sed -n 's/^@@PERFVERSION \([^ ]*\).*/\1/p' "$out/guest.log")
 	awk -v m="$meta" -v pv="${pver:-$perf_host_version}" -v dir="$work" '
@@ -146,7 +173,7 @@ while read -r row kernel ref en args; do
 			[ $? = 3 ] && skip=1 && break; exit 1; }
 	done
 	if [ $skip = 1 ]; then
-		log "$row: skipped: $(tail -1 "$work/skipped.csv" | cut -d, -f6-)"
+		log "$row: skipped: $(sed -n 's/^@@SKIP //p' "$logs/$row-1G-icount-1/guest.log")"
 		step=$((base + per_row))
 		continue
 	fi
@@ -164,7 +191,7 @@ while read -r row kernel ref en args; do
 			boot_run "$row" "$kernel" "$args" "$mem" 0 "tcg-$i" "$ref" "$en" boot
 		done
 	done
-done <"$bdir/matrix.txt"
+done <"$MATRIX"
 
 # --- link-tags timing (benchmarks/link-tags, owned there) ----------------------
 if [ -x "$bdir/link-tags/bench.sh" ]; then
