@@ -34,7 +34,7 @@ n=$(git -C "$KSRC" rev-list --count "pristine..$rhead")
 kver=$(make -s -C "$KSRC" kernelversion)
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 project_commit=$(git -C "$TOP" rev-parse --short=12 HEAD)
-git -C "$TOP" diff --quiet HEAD -- scripts/rfc kernel ||
+git -C "$TOP" diff --quiet HEAD -- scripts/rfc kernel/patches kernel/configs ||
 	project_commit="$project_commit-dirty"
 today=$(date -u +%Y-%m-%d)
 
