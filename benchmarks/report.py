@@ -426,8 +426,12 @@ class Report:
                 w = self.boot_wall(row, mem)
                 if w is None:
                     continue
-                ev.append("%s %d GiB %.1f vs %.1f ms" % (
-                    row, int(mem) // 1024, w[0], b[0]))
+                ic, ib = self.boot_icount(row, mem), \
+                    self.boot_icount("off", mem)
+                ev.append("%s %d GiB %.1f vs %.1f ms (icount %+.1f%%)" % (
+                    row, int(mem) // 1024, w[0], b[0],
+                    pct(int(ic["init_ns"]), int(ib["init_ns"]))
+                    if ic and ib else 0.0))
                 if w[1] > b[2]:
                     bad.append("%s at %d GiB" % (row, int(mem) // 1024))
         if not ev:
@@ -467,7 +471,8 @@ set title 'Allocation cost over profiling compiled out (QEMU icount, 1 vCPU)'
 set xtics rotate by -40 scale 0 font ',9'
 set grid ytics
 set key top left
-set bmargin 9
+set bmargin 11
+set rmargin 12
 plot %s
 """ % plot
             made += self.gnuplot("overhead", script)
@@ -503,7 +508,8 @@ plot %s
         for term, ext in (("svg size 900,560 dynamic", "svg"),
                           ("pngcairo size 900,560", "png")):
             out = os.path.join(self.d, "%s.%s" % (name, ext))
-            script = "set terminal %s\nset output '%s'\n%s" % (term, out, body)
+            script = "set terminal %s noenhanced\nset output '%s'\n%s" % (
+                term, out, body)
             subprocess.run(["gnuplot"], input=script.encode(), check=True)
             made.append(os.path.basename(out))
         return made
@@ -546,7 +552,8 @@ plot %s
             per = [int(r["page_ext_bytes"]) * 1024 // int(r["mem_mib"])
                    for r in self.boot if r["row"] == row and
                    r["run"] == "icount-1"]
-            line.append("%d B" % max(per) if per else "")
+            line.append("%d B (%.2f MiB)" % (max(per), max(per) / 2**20)
+                        if per else "")
             out.append(line)
         return md_table(hdr, out)
 
@@ -611,7 +618,10 @@ plot %s
         s.append("## Microbenchmark: wall time per alloc+free (TCG)\n")
         s.append("ns per op, median [min–max] of %s repeats in one boot; "
                  "QEMU TCG without icount (emulated, so absolute values are "
-                 "far from hardware; differences include TCG noise).\n" %
+                 "far from hardware). The host has 2 cores shared with other "
+                 "kernel builds, so these figures carry that load: read the "
+                 "icount tables for the cost, these for the order of "
+                 "magnitude.\n" %
                  (self.micro_wall(self.rows[0], self.micro_keys()[0])[3]
                   if self.rows and self.micro else "?"))
         s.append(self.table_micro_wall() + "\n")
@@ -637,8 +647,8 @@ plot %s
                      "(`link-tags.tsv`, every sample kept there).\n")
             s.append(lt + "\n")
         others = [(f, t) for f, t in (
-            ("pageflags.md", "page-flag survey"),
-            ("tagcounts.md", "tag counts"),
+            ("pageflags.md", "page-flag budget survey"),
+            ("tagcounts.md", "allocation tag counts"),
             ("rfc", "RFC material")) if os.path.exists(os.path.join(self.d, f))]
         if others:
             s.append("## Elsewhere in results/\n")
