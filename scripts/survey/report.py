@@ -175,7 +175,10 @@ def tagcounts(res):
                      "left of 16 bits", "spare page-flag bits",
                      "page-flag index bits", "index goes to"], out))
     md += ["", "## Per file", "",
-           "Every vmlinux and every module with at least one tag.", ""]
+           "Every vmlinux and every module with at least one tag, as "
+           "link-tags reports them. For a module, \"bits needed\" covers its "
+           "local indices 0..n-1 and \"headroom\" is against the per-module "
+           "limit; the loader rebases them into the shared index space.", ""]
     md.append(table(["config", "file", "tags", "bits needed", "headroom"],
                     [[r["config"], r["file"], r["tags"], r["bits_needed"], r["headroom"]]
                      for r in rows if r["kind"] == "vmlinux" or int(r["tags"]) > 0]))
