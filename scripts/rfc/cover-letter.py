@@ -55,7 +55,7 @@ def stamp_line(md):
     if md is None:
         return None
     m = re.search(r"^Kernel .*? generated .*$", md, re.M)
-    return m.group(0) if m else None
+    return m.group(0).rstrip(".") if m else None
 
 
 def main():
@@ -141,8 +141,8 @@ def main():
     stock = section(pf, "Shipped and stock configurations")
     if stock:
         out.append(wrap("Spare page->flags bits per configuration, measured "
-                        "with the kernel's own headers after 'make prepare' "
-                        "(%s):" % stamp_line(pf)))
+                        "with the kernel's own headers after 'make prepare'. "
+                        "%s:" % stamp_line(pf)))
         out.append("")
         out.append(tables(stock))
         whatif = section(pf, "What frees bits in Debian's amd64 config")
@@ -159,7 +159,7 @@ def main():
     if tc:
         m = re.search(r"^(\|.*\n)+", tc, re.M)
         out.append(wrap("Allocation tags per build, counted by link-tags on "
-                        "vmlinux and every module (%s):" % stamp_line(tc)))
+                        "vmlinux and every module. %s:" % stamp_line(tc)))
         out.append("")
         out.append(m.group(0).strip() if m else "(no table)")
     else:
