@@ -9,7 +9,9 @@ set -eu
 variant=${1:?usage: build-kernel.sh VARIANT}
 frag=$TOP/kernel/configs/$variant.config
 [ -f "$frag" ] || die "no config fragment kernel/configs/$variant.config"
-[ -f "$KSRC/.git/alloctag-series" ] || die "no patched source in $KSRC (run scripts/kernel-src.sh)"
+gitdir=$(git -C "$KSRC" rev-parse --absolute-git-dir 2>/dev/null) &&
+	[ -f "$gitdir/alloctag-series" ] ||
+	die "no patched source in $KSRC (run scripts/kernel-src.sh)"
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
@@ -18,6 +20,9 @@ export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
+# The series runs scripts/link-tags after every link that has tags.
+make -s -C "$TOP/scripts/link-tags" >/dev/null || die "building scripts/link-tags failed"
+export LINK_TAGS=$TOP/scripts/link-tags/link-tags
 kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
 
 # Regenerate .config only when the fragments or the source changed.

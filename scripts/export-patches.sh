@@ -3,7 +3,8 @@
 # as the series: the series is edited as git commits in build/linux.
 set -eu
 . "$(dirname "$0")/lib.sh"
-[ -d "$KSRC/.git" ] || die "no kernel tree at $KSRC"
+gitdir=$(git -C "$KSRC" rev-parse --absolute-git-dir 2>/dev/null) ||
+	die "no kernel tree at $KSRC"
 dir=$TOP/kernel/patches
 n=$(git -C "$KSRC" rev-list --count pristine..HEAD)
 tmp=$(mktemp -d "$dir/.export.XXXXXX")
@@ -16,5 +17,5 @@ rm -f "$dir"/*.patch
 mv "$tmp"/*.patch "$dir"/ 2>/dev/null || true
 mv "$tmp/series" "$dir/series"
 # The tree now matches the series: no need to re-apply.
-series_hash "$dir" >"$KSRC/.git/alloctag-series"
+series_hash "$dir" >"$gitdir/alloctag-series"
 log "exported $n patch(es) to kernel/patches/"

@@ -25,9 +25,11 @@ find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || 
 cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true
 
 if [ "$with_perf" = --perf ]; then
-	# Debian's /usr/bin/perf is a wrapper script; take the real binary.
-	perf=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -1)
-	[ -n "$perf" ] || die "no perf binary (install linux-perf)"
+	# /usr/bin/perf is the binary itself on Debian 12; newer Debian
+	# releases make it a wrapper around a versioned perf_X.Y.
+	perf=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$perf" ] || perf=/usr/bin/perf
+	file -L "$perf" 2>/dev/null | grep -q ELF || die "no perf binary (install linux-perf)"
 	cp "$perf" "$root/usr/bin/perf"
 	ldd "$perf" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }' |
 		while read -r lib; do

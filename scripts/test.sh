@@ -8,7 +8,9 @@ set -eu
 
 VARIANTS=${VARIANTS:-off pointer}
 # Guest test boots: NAME:VARIANT[:KERNEL ARGS]
-BOOTS=${BOOTS:-off:off pointer:pointer}
+BOOTS=${BOOTS:-off:off pointer:pointer
+	compact:pointer:sysctl.vm.mem_profiling=1,compact
+	compact-ext:pointer:sysctl.vm.mem_profiling=1,compact-ext}
 logdir=$BUILD/test
 rm -rf "$logdir" && mkdir -p "$logdir"
 passed=0 failed=0 skipped=0 failures=()
@@ -79,18 +81,44 @@ for v in $VARIANTS; do
 	fi
 done
 
+# The series runs link-tags in the kernel build: its tag map must cover
+# exactly the tags between the start and stop symbols of System.map.
+tagmap_check() {
+	local kb=$BUILD/kernel-$1 size start stop n
+	size=$(awk '$2 == "ALLOC_TAG_SIZE" { print $3 }' "$kb/include/generated/alloc_tag_layout.h")
+	start=$(awk '$3 == "__start_alloc_tags" { print $1 }' "$kb/System.map")
+	stop=$(awk '$3 == "__stop_alloc_tags" { print $1 }' "$kb/System.map")
+	n=$(( (0x$stop - 0x$start) / size ))
+	echo "System.map: $n tags of $size bytes"
+	[ "$n" -gt 100 ] && [ "$(grep -vc '^#' "$kb/vmlinux.tagmap")" = "$n" ] &&
+		[ "$(sed -n 2p "$kb/vmlinux.tagmap" | cut -f1)" = 2 ] &&
+		[ "$(tail -1 "$kb/vmlinux.tagmap" | cut -f1)" = $((n + 1)) ] &&
+		[ -f "$kb/extmod/alloctest/alloctest.ko.tagmap" ]
+}
+for v in $VARIANTS; do
+	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
+	run_test "kernel: $v vmlinux.tagmap matches System.map" tagmap_check "$v"
+done
+
 for b in $BOOTS; do
 	IFS=: read -r name v args <<<"$b"
 	phase "boot $name ($v${args:+, $args})"
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
 	rc=0
 	"$TOP/scripts/boot.sh" -k "$v" -q -t 600 -o "$logdir/boot-$name" \
-		${args:+-A "$args"} -- run-tests || rc=$?
+		-e BOOT="$name" ${args:+-A "$args"} -- run-tests || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true
 	grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.ktap" || true
 	add_counts "$logdir/boot-$name.ktap" "boot $name" || true
 	[ $rc = 0 ] || [ $rc = 1 ] || record fail "boot $name: harness exit $rc"
+	# Built-in KUnit suites report on the kernel console.
+	if grep -q '^CONFIG_KUNIT=y' "$BUILD/kernel-$v/.config"; then
+		"$TOP/scripts/ktap.py" --prefix "$name kunit" \
+			"$logdir/boot-$name/console.log" >"$logdir/boot-$name.kunit" || true
+		grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.kunit" || true
+		add_counts "$logdir/boot-$name.kunit" "boot $name kunit" || true
+	fi
 done
 
 phase "boot harness"

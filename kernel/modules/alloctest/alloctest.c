@@ -6,12 +6,15 @@
  *
  * Control file /sys/kernel/debug/alloctest/ctl, one command per write:
  *   pages ORDER COUNT   allocate COUNT pages of ORDER (alloctest_pages)
+ *   split ORDER COUNT   allocate COUNT non-compound pages of ORDER and
+ *                       split each into order-0 pages (alloctest_split)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
  *   free                free everything held
  * Reading it shows what is held.
  */
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -45,6 +48,29 @@ static int alloctest_pages(unsigned int order, unsigned int count)
 		held_pages[nr_pages].page = page;
 		held_pages[nr_pages].order = order;
 		nr_pages++;
+	}
+	return 0;
+}
+
+/* Split pages: each order-0 piece must carry the tag and one call. */
+static int alloctest_split(unsigned int order, unsigned int count)
+{
+	struct page *page;
+	unsigned int i;
+
+	if (order > MAX_PAGE_ORDER || count > ALLOCTEST_MAX ||
+	    (count << order) > ALLOCTEST_MAX - nr_pages)
+		return -EINVAL;
+	while (count--) {
+		page = alloc_pages(GFP_KERNEL, order);
+		if (!page)
+			return -ENOMEM;
+		split_page(page, order);
+		for (i = 0; i < (1U << order); i++) {
+			held_pages[nr_pages].page = page + i;
+			held_pages[nr_pages].order = 0;
+			nr_pages++;
+		}
 	}
 	return 0;
 }
@@ -94,6 +120,8 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&alloctest_lock);
 	if (n == 3 && !strcmp(cmd, "pages")) {
 		ret = alloctest_pages(a, b);
+	} else if (n == 3 && !strcmp(cmd, "split")) {
+		ret = alloctest_split(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
 	} else if (n == 1 && !strcmp(cmd, "free")) {

@@ -25,6 +25,10 @@ for order in 0 1 2 3; do
 	check_eq "order-$order: $k allocations counted" \
 		"$(($1 + k * 4096 * (1 << order))) $(($2 + k))" "$(tag_counters $pages)"
 done
+split=func:alloctest_split
+echo "split 2 3" >$ctl
+check_eq "split order-2 x3: 12 order-0 pages, one call each" \
+	"$((3 * 16384)) 12" "$(tag_counters $split)"
 echo "kmalloc 64 100" >$ctl
 check_eq "kmalloc(64) x100 counted" "6400 100" "$(tag_counters $objs)"
 echo "kmalloc 512 10" >$ctl
@@ -32,6 +36,7 @@ check_eq "kmalloc(512) x10 counted" "$((6400 + 5120)) 110" "$(tag_counters $objs
 echo free >$ctl
 check_eq "page tag back to zero after free" "0 0" "$(tag_counters $pages)"
 check_eq "slab tag back to zero after free" "0 0" "$(tag_counters $objs)"
+check_eq "split tag back to zero after free" "0 0" "$(tag_counters $split)"
 check "unload alloctest" rmmod alloctest
 check "module tags gone after unload" sh -c "! grep -q '\[alloctest\]' /proc/allocinfo"
 ktap_done
