@@ -20,6 +20,8 @@ export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
+# Paths below the checkout hash as relative: a clone elsewhere still hits.
+export CCACHE_BASEDIR=$TOP
 # The series runs scripts/link-tags after every link that has tags.
 make -s -C "$TOP/scripts/link-tags" >/dev/null || die "building scripts/link-tags failed"
 export LINK_TAGS=$TOP/scripts/link-tags/link-tags
