@@ -91,12 +91,13 @@ def main():
         "tag is array arithmetic for kernel tags.",
         "Module-range remapping: a module's tags carry local indices 0..n-1. "
         "At load the kernel reserves a range of n indices and rebases them; "
-        "a range table maps an index back to the module's tags. A module "
-        "unloaded with live allocations leaves a retired copy of its tags, "
-        "strings included, behind its range until those bytes are freed; "
-        "the range is then reused. If the index space runs out, the "
-        "allocations are accounted on an explicit overflow line in "
-        "/proc/allocinfo, with a one-time warning.",
+        "a range table (RCU, binary search) maps an index back to the "
+        "module's tags. The range is released at unload and reused; a "
+        "module unloaded with live allocations keeps its range, and its "
+        "tags stay where 6.12 leaves them. Not done yet: copying those tags "
+        "(strings and per-cpu counters) before the module's memory goes, "
+        "and an explicit overflow line when the index space runs out (today "
+        "a one-time warning, and that module's pages go untracked).",
         "Storage: the index goes into page->flags bits that nothing else "
         "uses when the configuration leaves enough (min(16, spare) bits, "
         "from page-flags-layout.h's own widths); otherwise into 2 bytes of "
@@ -112,8 +113,8 @@ def main():
         "kernel tag and copies module tags into one contiguous reserved "
         "virtual area (a maple tree, populated on demand) so the same "
         "arithmetic covers them. Here indices are assigned at link time and "
-        "modules get index ranges; module tags are copied only when a module "
-        "goes away with live allocations.",
+        "modules get index ranges, so nothing is copied while modules load "
+        "and unload normally.",
         "Running out of bits: 6.13 switches profiling off with a warning, at "
         "boot or at module load. Here the index moves to page_ext (2 bytes "
         "a page) and profiling stays on: the page_ext fallback reviewers "
@@ -125,9 +126,13 @@ def main():
     ]))
 
     out.append("\nResults\n-------\n")
-    readme = read(os.path.join(res, "README.md"))
-    m = re.search(r"<!-- results:begin -->\n?(.*?)<!-- results:end -->",
-                  readme or "", re.S)
+    m = None
+    for readme in (os.path.join(res, "README.md"),
+                   os.path.join(res, "..", "README.md")):
+        m = re.search(r"<!-- results:begin -->\n?(.*?)<!-- results:end -->",
+                      read(readme) or "", re.S)
+        if m:
+            break
     if m and m.group(1).strip():
         out.append(m.group(1).strip())
     else:
