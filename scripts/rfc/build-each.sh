@@ -39,6 +39,9 @@ export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI pristine)"
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 mkdir -p "$bout"
+# The series runs scripts/link-tags in the kernel build, as build-kernel.sh.
+make -s -C "$TOP/scripts/link-tags" >/dev/null || die "building scripts/link-tags failed"
+export LINK_TAGS=$TOP/scripts/link-tags/link-tags
 kmake() { make -s -C "$tree" O="$bout" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
 
 # build LABEL: configure (olddefconfig keeps the config current as Kconfig
