@@ -4,6 +4,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 cp=$KSRC/scripts/checkpatch.pl
+# checkpatch runs spdxcheck.py with "python3": use Debian's, which has ply.
+export PATH=/usr/bin:$PATH
 [ -x "$cp" ] || die "no $cp (run scripts/kernel-src.sh first)"
 fail=0 n=0
 for p in $(grep -v '^#' "$TOP/kernel/patches/series" | sed '/^$/d'); do

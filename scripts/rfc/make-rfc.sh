@@ -27,6 +27,8 @@ res=$TOP/results
 # The kernel tree as the pipeline leaves it (a no-op when it is current).
 "$TOP/scripts/kernel-src.sh"
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no $KSRC/scripts/checkpatch.pl"
+# checkpatch runs spdxcheck.py with "python3": use Debian's, which has ply.
+export PATH=/usr/bin:$PATH
 git -C "$KSRC" rev-parse -q --verify pristine >/dev/null || die "$KSRC has no 'pristine' tag"
 rhead=${RFC_HEAD:-HEAD}
 git -C "$KSRC" rev-parse -q --verify "$rhead^{commit}" >/dev/null || die "no commit '$rhead' in $KSRC"
