@@ -55,7 +55,9 @@ for t in "$TOP"/scripts/tests/*.sh; do
 done
 if [ -f "$TOP/scripts/link-tags/Makefile" ]; then
 	rc=0
-	make -s -C "$TOP/scripts/link-tags" test >"$logdir/link-tags.log" 2>&1 || rc=$?
+	# real-kernel runs below, once the kernel it reads is built
+	make -s -C "$TOP/scripts/link-tags" test TESTS="-x real-kernel" \
+		>"$logdir/link-tags.log" 2>&1 || rc=$?
 	grep -E '^(PASS|FAIL|SKIP)' "$logdir/link-tags.log" | sed 's/^/link-tags: /' || true
 	before=$failed
 	add_counts "$logdir/link-tags.log" link-tags || true
@@ -98,6 +100,12 @@ tagmap_check() {
 for v in $VARIANTS; do
 	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
 	run_test "kernel: $v vmlinux.tagmap matches System.map" tagmap_check "$v"
+done
+
+for v in $VARIANTS; do
+	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
+	run_test "link-tags: real vmlinux and modules of $v" env \
+		LINK_TAGS_KBUILD="$BUILD/kernel-$v" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
 done
 
 for b in $BOOTS; do
