@@ -2,6 +2,7 @@
 #
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
+#   make bench, make trace, make survey   the parts of 'make results'
 #
 # Options: VARIANTS="off pointer"  BUILD=build  CACHE=~/.cache/alloctag-fork
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
@@ -20,7 +21,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results bench survey rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test results bench trace survey rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -48,11 +49,16 @@ test:
 	@scripts/test.sh
 
 # The main job: benchmarks and the page-flag survey, published in results/.
-results: bench survey
+results: bench trace survey
 
 bench: source link-tags
 	@scripts/deps.sh build qemu results
 	@benchmarks/run.sh
+
+# Per-function instruction counts of one alloc+free pair, traced with gdb.
+trace: source link-tags
+	@scripts/deps.sh build qemu results
+	@benchmarks/trace/trace.sh
 
 survey: source link-tags
 	@scripts/deps.sh build results

@@ -19,6 +19,7 @@ usage: ${0##*/} [options] [--] GUEST-COMMAND...
   -o, --out DIR      log directory (default: build/boot/VARIANT)
   -p, --perf         put perf into the initramfs
   -q, --quiet        do not stream guest output
+environment: QEMU_EXTRA, more QEMU arguments (e.g. "-gdb tcp::1234")
 exit status: the guest command's; 124 timeout (hang); 125 the kernel died
 (panic, reboot) before the command finished; 126 harness error.
 USAGE
@@ -96,15 +97,17 @@ esac
 [ $icount = 1 ] && accel_args+=(-icount shift=0,sleep=off)
 echo "$accel" >"$out/accel"
 
+# One vCPU a socket: SeaBIOS's MP table (the tiny config has no ACPI)
+# lists one entry a package, so "-smp 2" alone would show one CPU.
 mode=$accel; [ $icount = 1 ] && mode="$accel, icount"
 log "booting $variant: $mode, $mem, $smp vCPU(s), timeout ${timeout}s"
 : >"$out/console.log"
 set +e
 timeout -k 5 "$timeout" qemu-system-x86_64 "${accel_args[@]}" \
-	-m "$mem" -smp "$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+	-m "$mem" -smp "$smp,sockets=$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
 	-append "console=ttyS0 panic=-1 loglevel=7 $append" \
 	-display none -monitor none -no-reboot -nodefaults \
-	-serial file:"$out/console.log" -serial stdio </dev/null |
+	-serial file:"$out/console.log" -serial stdio ${QEMU_EXTRA:-} </dev/null |
 	if [ $quiet = 1 ]; then cat >"$out/guest.log"; else tee "$out/guest.log"; fi
 qemu_rc=${PIPESTATUS[0]}
 set -e

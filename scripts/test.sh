@@ -113,7 +113,7 @@ for b in $BOOTS; do
 	phase "boot $name ($v${args:+, $args})"
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
 	rc=0
-	"$TOP/scripts/boot.sh" -k "$v" -q -t 600 -o "$logdir/boot-$name" \
+	"$TOP/scripts/boot.sh" -k "$v" -s 2 -q -t 600 -o "$logdir/boot-$name" \
 		-e BOOT="$name" ${args:+-A "$args"} -- run-tests || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true

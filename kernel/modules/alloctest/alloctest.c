@@ -9,9 +9,14 @@
  *   split ORDER COUNT   allocate COUNT non-compound pages of ORDER and
  *                       split each into order-0 pages (alloctest_split)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
+ *   stash               hand every held page to the tagkeep module, which
+ *                       frees them later, after this module is gone
+ *   stress ROUNDS       on every online CPU at once, ROUNDS allocations
+ *                       and frees at orders 0 to 3 (alloctest_stress)
  *   free                free everything held
  * Reading it shows what is held.
  */
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -19,6 +24,8 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include "tagkeep.h"
 
 #define ALLOCTEST_MAX	4096
 
@@ -92,6 +99,58 @@ static int alloctest_kmalloc(size_t size, unsigned int count)
 	return 0;
 }
 
+/* Give the held pages to tagkeep: they outlive this module. */
+static int alloctest_stash(void)
+{
+	int (*stash)(struct page *page, unsigned int order);
+	int ret = 0;
+
+	stash = symbol_get(tagkeep_stash);
+	if (!stash)
+		return -ENOENT;
+	while (nr_pages && !ret) {
+		ret = stash(held_pages[nr_pages - 1].page,
+			    held_pages[nr_pages - 1].order);
+		if (!ret)
+			nr_pages--;
+	}
+	symbol_put(tagkeep_stash);
+	return ret;
+}
+
+static unsigned int stress_rounds;
+static struct work_struct stress_work[NR_CPUS];
+
+/* Runs on every CPU at once, each CPU's pages tagged at the same site. */
+static void alloctest_stress(struct work_struct *work)
+{
+	struct page *page;
+	unsigned int i;
+
+	for (i = 0; i < stress_rounds; i++) {
+		page = alloc_pages(GFP_KERNEL, i % 4);
+		if (page)
+			__free_pages(page, i % 4);
+		if (!(i % 64))
+			cond_resched();
+	}
+}
+
+static void alloctest_stress_all(unsigned int rounds)
+{
+	unsigned int cpu;
+
+	stress_rounds = rounds;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&stress_work[cpu], alloctest_stress);
+		queue_work_on(cpu, system_wq, &stress_work[cpu]);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&stress_work[cpu]);
+	cpus_read_unlock();
+}
+
 static void alloctest_free_all(void)
 {
 	while (nr_pages) {
@@ -124,6 +183,11 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_split(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
+	} else if (n == 1 && !strcmp(cmd, "stash")) {
+		ret = alloctest_stash();
+	} else if (n == 2 && !strcmp(cmd, "stress")) {
+		alloctest_stress_all(a);
+		ret = 0;
 	} else if (n == 1 && !strcmp(cmd, "free")) {
 		alloctest_free_all();
 		ret = 0;

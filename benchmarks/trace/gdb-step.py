@@ -1,0 +1,37 @@
+# Run inside gdb (gdb -batch -x gdb-step.py): attach to QEMU's gdbstub,
+# stop at TRACE_SYM, step one whole iteration of the benchmark loop
+# untraced (so per-cpu lists and caches are warm), then single-step the
+# next one, and write each instruction's address to TRACE_OUT.  An
+# iteration ends when the program counter is back at TRACE_SYM.
+# QEMU's gdbstub masks interrupts while stepping, so nothing else runs.
+import os
+
+import gdb
+
+out = os.environ["TRACE_OUT"]
+sym = os.environ.get("TRACE_SYM", "__alloc_pages_noprof")
+limit = int(os.environ.get("TRACE_LIMIT", "100000"))
+
+
+def iteration():
+    pcs = []
+    start = int(gdb.parse_and_eval("$pc"))
+    while len(pcs) < limit:
+        gdb.execute("stepi", to_string=True)
+        pcs.append(int(gdb.parse_and_eval("$pc")))
+        if pcs[-1] == start:
+            return pcs
+    raise gdb.GdbError("no return to %s within %d instructions" % (sym, limit))
+
+
+gdb.execute("set pagination off")
+gdb.execute("target remote :" + os.environ["TRACE_PORT"])
+gdb.execute("break " + sym)
+gdb.execute("continue")
+gdb.execute("delete")
+iteration()
+pcs = iteration()
+with open(out + ".tmp", "w") as f:
+    f.writelines("%x\n" % pc for pc in pcs)
+os.rename(out + ".tmp", out)
+gdb.execute("detach")

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAGKEEP_H
+#define TAGKEEP_H
+
+struct page;
+
+/* Take over a page of @order; tagkeep frees it on request. */
+int tagkeep_stash(struct page *page, unsigned int order);
+
+#endif
