@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
-# guest scripts, the variant's out-of-tree modules, the benchmark programs
+# guest scripts and programs, the variant's out-of-tree modules, the benchmark programs
 # and, with --perf, perf and the shared libraries it loads.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
@@ -19,7 +19,10 @@ mkdir -p "$root"/{bin,guest,modules,bench,usr/bin,lib64,proc,sys,dev,tmp}
 cp "$busybox" "$root/bin/busybox"
 cp "$TOP/scripts/guest/init" "$root/init"
 cp -r "$TOP"/scripts/guest/. "$root/guest/"
-rm -f "$root/guest/init"
+rm -f "$root/guest/init" "$root"/guest/progs/*.c
+for prog in "$TOP"/scripts/guest/progs/*.c; do
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
+done
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 [ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
 cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true

@@ -129,6 +129,31 @@ for b in $BOOTS; do
 	fi
 done
 
+# The same workload must account the same in every representation: the
+# values that the accounting tests read back (check_eq prints each as
+# "# got: ...") must match line for line across the boots that profile.
+got_values() { # got_values GUEST-LOG: the values of the accounting tests
+	awk '/^    # Subtest: / { t = $3 }
+		/^    # got: / && (t == "20-module-tags" || t == "45-thp") { print t ": " substr($0, 12) }' "$1"
+}
+same_accounting() {
+	local ref="" b name v args
+	for b in $BOOTS; do
+		IFS=: read -r name v args <<<"$b"
+		grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
+		got_values "$logdir/boot-$name/guest.log" >"$logdir/got-$name.txt"
+		[ -s "$logdir/got-$name.txt" ] || { echo "$name: no values"; return 1; }
+		if [ -z "$ref" ]; then
+			ref=$name
+		elif ! diff -u "$logdir/got-$ref.txt" "$logdir/got-$name.txt"; then
+			return 1
+		fi
+		echo "$name: $(wc -l <"$logdir/got-$name.txt") values"
+	done
+	[ -n "$ref" ]
+}
+run_test "accounting identical in every representation" same_accounting
+
 phase "boot harness"
 hv=${VARIANTS##* }
 harness() { # harness NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...

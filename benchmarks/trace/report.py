@@ -42,7 +42,7 @@ def load(path):
                         k, v = word.split("=", 1)
                         meta[k] = v
                 continue
-            counts[line.split()[1]] += 1
+            counts[line.split(None, 1)[1].strip()] += 1
     return meta, counts
 
 

@@ -12,7 +12,9 @@ check() {
 	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
 }
 # check_eq DESCRIPTION EXPECTED ACTUAL
+# (the value is printed too, so the host can compare runs)
 check_eq() {
+	diag "got: $1: $3"
 	if [ "$2" = "$3" ]; then ok "$1"; else diag "$1: expected '$2', got '$3'"; not_ok "$1"; fi
 }
 ktap_done() { echo "1..$_n"; [ $_fail = 0 ]; }

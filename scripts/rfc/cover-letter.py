@@ -58,6 +58,77 @@ def stamp_line(md):
     return m.group(0).rstrip(".") if m else None
 
 
+MODULE = "[allocbench module]"
+
+
+def trace_counts(path):
+    """Instructions per function of one traced alloc+free pair."""
+    counts = {}
+    for line in (read(path) or "").splitlines():
+        if line and not line.startswith("#"):
+            fn = line.split(None, 1)[1].strip()
+            counts[fn] = counts.get(fn, 0) + 1
+    return counts
+
+
+def trace_stamp(path):
+    """"Linux X, QEMU Y TCG -icount, commit Z" from a trace's header."""
+    meta = {}
+    for line in (read(path) or "").splitlines()[:3]:
+        for word in line.lstrip("# ").split():
+            if "=" in word:
+                k, v = word.split("=", 1)
+                meta[k] = v
+    return "Linux %s, QEMU %s %s with -icount, project commit %s" % (
+        meta.get("linux"), meta.get("qemu"), meta.get("accel", "").upper(),
+        meta.get("commit"))
+
+
+def trace_summary(d):
+    """The trace rows (make trace) as prose: what compiled-in profiling
+    costs with no reference at all, and what each reference adds."""
+    rows = {r: trace_counts(os.path.join(d, r + ".txt"))
+            for r in ("off", "pointer-disabled", "pointer", "compact",
+                      "compact-ext")}
+    if not all(rows.values()):
+        return ("Not traced: results/trace/ lacks some rows "
+                "(run 'make trace').")
+    tot = {r: sum(c.values()) for r, c in rows.items()}
+    base = tot["off"]
+    mod = "alloc_tag_module_from_idx"
+    text = [wrap(
+        "results/trace/ single-steps one order-0 alloc_pages()+__free_pages() "
+        "pair of the benchmark module with gdb, per row, and counts "
+        "instructions per function (%s). Profiling compiled in but "
+        "disabled already costs %d instructions over 'off' (%+.1f%%): %d "
+        "in the caller for the alloc_hooks() wrapper that saves and restores "
+        "current->alloc_tag, %d for post_alloc_hook() no longer inlined, "
+        "the rest in the free path's static-key tests and its call to "
+        "pgalloc_tag_sub(). Every representation pays that, so an "
+        "instruction-count target near 5%% over 'off' cannot be met by "
+        "changing the reference alone."
+        % (trace_stamp(os.path.join(d, "off.txt")),
+           tot["pointer-disabled"] - base,
+           100.0 * (tot["pointer-disabled"] - base) / base,
+           rows["pointer-disabled"].get(MODULE, 0) - rows["off"].get(MODULE, 0),
+           rows["pointer-disabled"].get("post_alloc_hook", 0) -
+           rows["off"].get("post_alloc_hook", 0)))]
+    text.append("")
+    text.append(wrap(
+        "On top of that, enabled: pointer adds %d (page_ext_get/put %d), "
+        "compact %d, compact-ext %d. Of compact's, %d go to decoding the "
+        "module's indices (the benchmark is a module; a kernel tag decodes "
+        "inline by array arithmetic), twice a pair because __free_pages() "
+        "looks the tag up once and pgalloc_tag_sub() again."
+        % (tot["pointer"] - tot["pointer-disabled"],
+           rows["pointer"].get("page_ext_get", 0) +
+           rows["pointer"].get("page_ext_put", 0),
+           tot["compact"] - tot["pointer-disabled"],
+           tot["compact-ext"] - tot["pointer-disabled"],
+           rows["compact"].get(mod, 0))))
+    return "\n".join(text)
+
+
 def main():
     res, work = sys.argv[1], sys.argv[2]
     env = os.environ
@@ -90,14 +161,17 @@ def main():
         "reference, kernel tags count up from 2 in section order. Index to "
         "tag is array arithmetic for kernel tags.",
         "Module-range remapping: a module's tags carry local indices 0..n-1. "
-        "At load the kernel reserves a range of n indices and rebases them; "
-        "a range table (RCU, binary search) maps an index back to the "
-        "module's tags. The range is released at unload and reused; a "
-        "module unloaded with live allocations keeps its range, and its "
-        "tags stay where 6.12 leaves them. Not done yet: copying those tags "
-        "(strings and per-cpu counters) before the module's memory goes, "
-        "and an explicit overflow line when the index space runs out (today "
-        "a one-time warning, and that module's pages go untracked).",
+        "At load the kernel reserves a range of n indices (first fit) and "
+        "rebases them; a map from module index to tag, published under RCU "
+        "with the range table, makes the free path's lookup O(1). The range "
+        "is released at unload and reused. A module unloaded with live "
+        "pages leaves a retired copy of its tags (strings copied; the "
+        "module's per-cpu counters are kept, fixing 6.12's use after free "
+        "of them) listed in /proc/allocinfo as [name(unloaded)] until the "
+        "pages drain; then its range is released. A module that finds no "
+        "room counts its pages on an explicit overflow line "
+        "(func:alloc_tag_index_overflow) with a one-time warning, never on "
+        "another tag; alloc_tag.module_indices shrinks the space to test it.",
         "Storage: the index goes into page->flags bits that nothing else "
         "uses when the configuration leaves enough (min(16, spare) bits, "
         "from page-flags-layout.h's own widths); otherwise into 2 bytes of "
@@ -140,6 +214,9 @@ def main():
             "The benchmark results are not in this posting: results/README.md "
             "has no generated results block at project commit %s."
             % env["RFC_COMMIT"]))
+
+    out.append("\nWhere the instructions go\n-------------------------\n")
+    out.append(trace_summary(os.path.join(res, "trace")))
 
     pf = read(os.path.join(res, "pageflags.md"))
     out.append("\nPage-flag budget\n----------------\n")
