@@ -85,7 +85,8 @@ export PATH=$BUILD/bench/shim:$PATH
 
 # --- metadata ----------------------------------------------------------------
 commit=$(git -C "$TOP" rev-parse --short HEAD)
-git -C "$TOP" diff --quiet HEAD -- || commit=$commit-dirty
+# results/ is this job's output (make results writes it in steps), not its input
+git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
 qemu=$("$REAL_QEMU" --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 

@@ -24,7 +24,8 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 	done
 fi
 commit=$(git -C "$TOP" rev-parse --short HEAD)
-git -C "$TOP" diff --quiet HEAD -- || commit=$commit-dirty
+# results/ is this job's output (make results writes it in steps), not its input
+git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
 qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 mkdir -p "$out"
 
