@@ -4,14 +4,14 @@
 #   make test      everything checked; closes with "N passed, N failed"
 #   make bench, make trace, make survey   the parts of 'make results'
 #
-# Options: VARIANTS="off pointer"  BUILD=build  CACHE=~/.cache/alloctag-fork
+# Options: VARIANTS="stock fork"  BUILD=build  CACHE=~/.cache/alloctag-fork
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
 
 SHELL := /bin/bash
 BUILD ?= $(CURDIR)/build
 CACHE ?= $(HOME)/.cache/alloctag-fork
-VARIANTS ?= off pointer
-VARIANT ?= pointer
+VARIANTS ?= stock fork
+VARIANT ?= fork
 MEM ?= 1G
 SMP ?= 1
 ACCEL ?= auto

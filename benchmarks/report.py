@@ -123,8 +123,7 @@ class Report:
             "would fall back to 4 ms jiffies)." % "; ".join(
                 "`%s`" % a for a in sorted({r["harness_args"] for r in rows})),
             "- icount runs repeat exactly only with a fixed initramfs, RTC "
-            "and serial file: `benchmarks/qemu-fixed-rtc.sh` stands in for "
-            "QEMU under `scripts/boot.sh` to arrange that.",
+            "and serial file: `scripts/boot.sh -i` arranges that.",
             "- Guest memory: %s." % ", ".join(
                 "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
                 for m in mems),

@@ -73,21 +73,15 @@ perf_host_version=$("$perf" version | awk '{ print $3 }')
 gcc -O2 -Wall -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
 TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
 
-# boot.sh runs "qemu-system-x86_64" from PATH: put benchmarks/qemu-fixed-rtc.sh
-# in front of it, which makes -icount runs repeat exactly (see there).
-REAL_QEMU=${REAL_QEMU:-$(command -v qemu-system-x86_64)} || die "qemu-system-x86_64 missing"
-[ "$(readlink -f "$REAL_QEMU")" != "$(readlink -f "$bdir/qemu-fixed-rtc.sh")" ] ||
-	die "REAL_QEMU points at the stand-in; set it to the real qemu-system-x86_64"
-export REAL_QEMU
-mkdir -p "$BUILD/bench/shim"
-ln -sf "$bdir/qemu-fixed-rtc.sh" "$BUILD/bench/shim/qemu-system-x86_64"
-export PATH=$BUILD/bench/shim:$PATH
+# scripts/boot.sh -i makes the icount runs repeat exactly (fixed initramfs,
+# RTC and serial files; see there).
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 
 # --- metadata ----------------------------------------------------------------
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 # results/ is this job's output (make results writes it in steps), not its input
 git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
-qemu=$("$REAL_QEMU" --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 
 rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"

@@ -2,17 +2,22 @@
 # Boot a built kernel variant in QEMU, run one command in the guest and
 # return its exit status.  Guest output (ttyS1) streams to stdout and to
 # OUT/guest.log; the kernel console (ttyS0) goes to OUT/console.log.
+# With --icount a run repeats exactly: the guest sees a fixed initramfs
+# (mtimes and inode numbers normalized), a fixed RTC on the virtual clock,
+# and both serial ports write files (a stdio port wakes QEMU's main loop on
+# the host's timing), so its output is printed when the guest ends.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<USAGE
 usage: ${0##*/} [options] [--] GUEST-COMMAND...
-  -k, --variant V    kernel from build/kernel-V (default: pointer)
+  -k, --variant V    kernel from build/kernel-V (default: fork)
   -m, --mem SIZE     guest memory, QEMU syntax (default: 1G)
   -s, --smp N        vCPUs (default: 1)
   -a, --accel A      auto, kvm or tcg (default: auto: KVM only if a probe boot works)
-  -i, --icount       deterministic guest time: TCG with -icount shift=0,sleep=off
+  -i, --icount       deterministic guest: TCG with -icount shift=0,sleep=off, a
+                     fixed RTC and initramfs; guest output printed at the end
   -t, --timeout SEC  kill the guest after SEC seconds (default: 600)
   -A, --append ARGS  extra kernel command line
   -e, --env K=V      environment for the guest command (repeatable)
@@ -26,7 +31,7 @@ USAGE
 	exit "${1:-126}"
 }
 
-variant=pointer mem=1G smp=1 accel=auto icount=0 timeout=600 append=""
+variant=fork mem=1G smp=1 accel=auto icount=0 timeout=600 append=""
 out="" perf="" quiet=0 envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -68,6 +73,11 @@ printf '%s\n' "$*" >"$cmdroot/cmd"
 (cd "$cmdroot" && printf 'cmd\ncmd.env\n' | cpio -o -H newc --quiet -R 0:0) >"$out/cmd.cpio"
 rm -rf "$cmdroot"
 cat "$base" "$out/cmd.cpio" >"$out/initramfs.cpio"
+# Under icount the archive's bytes are guest input: make them repeat.
+if [ $icount = 1 ]; then
+	python3 "$TOP/scripts/cpio-normalize.py" "$out/initramfs.cpio" "$out/initramfs.tmp"
+	mv "$out/initramfs.tmp" "$out/initramfs.cpio"
+fi
 
 # KVM only when a probe boot shows it works (nested KVM can hang here).
 probe_kvm() {
@@ -94,7 +104,10 @@ kvm) accel_args=(-accel kvm -cpu host) ;;
 tcg) accel_args=(-accel tcg) ;;
 *) log "unknown accelerator $accel"; exit 126 ;;
 esac
-[ $icount = 1 ] && accel_args+=(-icount shift=0,sleep=off)
+# icount: guest time counts instructions, and the RTC runs on that clock
+# from a fixed date instead of reading the host's wall clock at boot.
+[ $icount = 1 ] && accel_args+=(-icount shift=0,sleep=off
+	-rtc base=2025-01-01T00:00:00,clock=vm)
 echo "$accel" >"$out/accel"
 
 # One vCPU a socket: SeaBIOS's MP table (the tiny config has no ACPI)
@@ -102,14 +115,26 @@ echo "$accel" >"$out/accel"
 mode=$accel; [ $icount = 1 ] && mode="$accel, icount"
 log "booting $variant: $mode, $mem, $smp vCPU(s), timeout ${timeout}s"
 : >"$out/console.log"
+# run_qemu GUEST-SERIAL: ttyS0 to console.log, ttyS1 (the guest command's
+# output) to GUEST-SERIAL.
+run_qemu() {
+	timeout -k 5 "$timeout" qemu-system-x86_64 "${accel_args[@]}" \
+		-m "$mem" -smp "$smp,sockets=$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $append" \
+		-display none -monitor none -no-reboot -nodefaults \
+		-serial file:"$out/console.log" -serial "$1" ${QEMU_EXTRA:-} </dev/null
+}
 set +e
-timeout -k 5 "$timeout" qemu-system-x86_64 "${accel_args[@]}" \
-	-m "$mem" -smp "$smp,sockets=$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
-	-append "console=ttyS0 panic=-1 loglevel=7 $append" \
-	-display none -monitor none -no-reboot -nodefaults \
-	-serial file:"$out/console.log" -serial stdio ${QEMU_EXTRA:-} </dev/null |
-	if [ $quiet = 1 ]; then cat >"$out/guest.log"; else tee "$out/guest.log"; fi
-qemu_rc=${PIPESTATUS[0]}
+if [ $icount = 1 ]; then
+	: >"$out/guest.log"
+	qemu_rc=0
+	run_qemu file:"$out/guest.log" || qemu_rc=$?
+	[ $quiet = 1 ] || cat "$out/guest.log"
+else
+	run_qemu stdio |
+		if [ $quiet = 1 ]; then cat >"$out/guest.log"; else tee "$out/guest.log"; fi
+	qemu_rc=${PIPESTATUS[0]}
+fi
 set -e
 
 console_tail() {

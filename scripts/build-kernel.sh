@@ -1,7 +1,8 @@
 #!/bin/bash
-# Build one kernel variant: tinyconfig + kernel/configs/guest.config +
-# kernel/configs/VARIANT.config, in $BUILD/kernel-VARIANT, plus the
-# out-of-tree modules under kernel/modules/ and benchmarks/modules/.
+# Build one kernel variant: tinyconfig + kernel/configs/guest.config + the
+# fragments VARIANT.config names ("# with: NAME...") + VARIANT.config, from
+# the tree it names ("# tree: stock|fork"), in $BUILD/kernel-VARIANT, plus
+# the out-of-tree modules under kernel/modules/ and benchmarks/modules/.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -9,9 +10,15 @@ set -eu
 variant=${1:?usage: build-kernel.sh VARIANT}
 frag=$TOP/kernel/configs/$variant.config
 [ -f "$frag" ] || die "no config fragment kernel/configs/$variant.config"
-gitdir=$(git -C "$KSRC" rev-parse --absolute-git-dir 2>/dev/null) &&
-	[ -f "$gitdir/alloctag-series" ] ||
-	die "no patched source in $KSRC (run scripts/kernel-src.sh)"
+KSRC=$(variant_tree "$variant")
+[ -f "$FORK_SRC/.git/alloctag-series" ] && [ -f "$KSRC/Makefile" ] ||
+	die "no kernel source in $KSRC (run scripts/kernel-src.sh)"
+frags=()
+for w in $(sed -n 's/^# with: *//p' "$frag"); do
+	[ -f "$TOP/kernel/configs/$w.config" ] || die "$variant.config: no kernel/configs/$w.config"
+	frags+=("$TOP/kernel/configs/$w.config")
+done
+frags=("$TOP/kernel/configs/guest.config" ${frags[@]+"${frags[@]}"} "$frag")
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
@@ -20,21 +27,20 @@ export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
-# Paths below the checkout hash as relative: a clone elsewhere still hits.
-export CCACHE_BASEDIR=$TOP
-# The series runs scripts/link-tags after every link that has tags.
-make -s -C "$TOP/scripts/link-tags" >/dev/null || die "building scripts/link-tags failed"
-export LINK_TAGS=$TOP/scripts/link-tags/link-tags
+# No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
+# line to relative ones but not -fmacro-prefix-map, and every tag's file
+# name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".
+unset CCACHE_BASEDIR
 kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
 
 # Regenerate .config only when the fragments or the source changed.
-inputs=$( (cat "$TOP/kernel/configs/guest.config" "$frag"
+inputs=$( (cat "${frags[@]}"
 	git -C "$KSRC" rev-parse HEAD) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != "$inputs" ]; then
-	log "$variant: configuring (tinyconfig + guest.config + $variant.config)"
+	log "$variant: configuring (tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
 	kmake tinyconfig >/dev/null
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"$TOP/kernel/configs/guest.config" "$frag" >/dev/null
+		"${frags[@]}" >/dev/null
 	kmake olddefconfig >/dev/null
 	# Every option a fragment asks for must have survived Kconfig.
 	bad=0
@@ -50,7 +56,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 			log "$variant: asked for '$want', Kconfig gave '${got:-nothing}'"
 			bad=1
 		fi
-	done < <(cat "$TOP/kernel/configs/guest.config" "$frag")
+	done < <(cat "${frags[@]}")
 	[ $bad = 0 ] || die "$variant: config fragments not satisfied (missing dependencies?)"
 	echo "$inputs" >"$out/.alloctag-config"
 fi

@@ -1,54 +1,49 @@
 #!/bin/bash
-# Fetch Debian's linux-source-6.12, unpack it under $KSRC as a git repo whose
-# first commit (tag "pristine") is the untouched tree, and apply
-# kernel/patches/series on top with git am.  Re-applies when the series
-# changes; never leaves a partly patched tree looking finished.
+# Fetch Debian's linux-source-7.3 (pinned, sha256-checked) and unpack it into
+# two trees: $BUILD/fork, a git repo whose first commit (tag "pristine") is
+# the untouched tree with kernel/patches/series applied on top by git am,
+# and $BUILD/stock, a worktree of "pristine": the peer, same source.
+# Re-applies when the series changes; never leaves a partly patched tree
+# looking finished.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 series_dir=${SERIES_DIR:-$TOP/kernel/patches}
-stamp=$KSRC/.git/alloctag-series
-
-fetch() {
-	mkdir -p "$CACHE"
-	local deb
-	deb=$(ls "$CACHE"/${KPKG}_*.deb 2>/dev/null | sort -V | tail -1 || true)
-	if [ -z "$deb" ]; then
-		log "downloading $KPKG into $CACHE"
-		(cd "$CACHE" && apt-get download "$KPKG" >/dev/null) ||
-			die "apt-get download $KPKG failed (run 'apt-get update'?)"
-		deb=$(ls "$CACHE"/${KPKG}_*.deb | sort -V | tail -1)
-	fi
-	echo "$deb"
-}
+stamp=$FORK_SRC/.git/alloctag-series
 
 unpack() {
-	local deb=$1 ver tmp tarball
-	ver=$(dpkg-deb -f "$deb" Version)
-	log "unpacking $KPKG $ver into $KSRC"
+	local deb=$1 tmp tarball
+	log "unpacking $KPKG $KVER into $FORK_SRC"
 	tmp=$BUILD/.unpack.$$
-	rm -rf "$tmp" "$KSRC" && mkdir -p "$tmp"
+	rm -rf "$tmp" "$FORK_SRC" "$STOCK_SRC" && mkdir -p "$tmp" "$FORK_SRC"
 	dpkg -x "$deb" "$tmp"
 	tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.xz)
-	mkdir -p "$KSRC"
-	tar -xJf "$tarball" -C "$KSRC" --strip-components=1
+	tar -xJf "$tarball" -C "$FORK_SRC" --strip-components=1
 	rm -rf "$tmp"
 	(
-		cd "$KSRC"
+		cd "$FORK_SRC"
 		git init -q
 		git config user.name "alloctag-fork"
 		git config user.email "alloctag-fork@localhost"
 		git config gc.auto 0
 		# Debian's .gitignore ignores the whole top level: add by force.
 		git add -f -A .
-		git commit -q -m "Debian $KPKG $ver (pristine)"
+		git commit -q -m "Debian $KPKG $KVER (pristine)"
 		git tag pristine
 	)
-	echo "$ver" >"$KSRC/.git/alloctag-debian-version"
+	echo "$KVER" >"$FORK_SRC/.git/alloctag-debian-version"
+}
+
+stock_tree() {
+	[ -f "$STOCK_SRC/Makefile" ] && return
+	log "checking out stock $KSERIES (tag pristine) in $STOCK_SRC"
+	rm -rf "$STOCK_SRC"
+	git -C "$FORK_SRC" worktree prune
+	git -C "$FORK_SRC" worktree add -q --detach "$STOCK_SRC" pristine
 }
 
 apply_series() {
-	cd "$KSRC"
+	cd "$FORK_SRC"
 	git am --abort >/dev/null 2>&1 || true
 	git reset -q --hard pristine
 	git clean -qfdx -e .git
@@ -61,7 +56,7 @@ apply_series() {
 			cat "$BUILD/git-am.log" >&2
 			git am --abort >/dev/null 2>&1 || true
 			git reset -q --hard pristine
-			die "patch $n ($p) does not apply; the tree is reset to pristine"
+			die "patch $n ($p) does not apply to $KPKG $KVER; the tree is reset to pristine"
 		fi
 	done
 	log "applied $n patch(es) from kernel/patches/series"
@@ -70,10 +65,11 @@ apply_series() {
 
 mkdir -p "$BUILD"
 [ -f "$series_dir/series" ] || die "kernel/patches/series is missing"
-if [ ! -f "$KSRC/.git/alloctag-debian-version" ]; then
-	unpack "$(fetch)"
+if [ "$(cat "$FORK_SRC/.git/alloctag-debian-version" 2>/dev/null)" != "$KVER" ]; then
+	unpack "$("$TOP/scripts/apt-private.sh" "$KPKG" "$KVER" "$KSRC_SHA256")"
 fi
+stock_tree
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(series_hash "$series_dir")" ]; then
 	apply_series
 fi
-log "kernel source: $KPKG $(cat "$KSRC/.git/alloctag-debian-version"), $(git -C "$KSRC" rev-list --count pristine..HEAD) patch(es) applied"
+log "kernel source: $KPKG $KVER; stock in $STOCK_SRC, fork in $FORK_SRC with $(git -C "$FORK_SRC" rev-list --count pristine..HEAD) patch(es)"

@@ -3,9 +3,23 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/alloctag-fork}
-KSRC=${KSRC:-$BUILD/linux}
-KPKG=${KPKG:-linux-source-6.12}
 JOBS=${JOBS:-$(nproc)}
+# The kernel source: Debian's package, pinned.  To move to another version,
+# set KVER and both sha256 sums (apt-cache show prints them as SHA256).
+KVER=${KVER:-7.3.4-1~bpo13+1}
+KSRC_SHA256=${KSRC_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
+KCFG_SHA256=${KCFG_SHA256:-1161d8946bd74094857fc1950da809a14e1b3aafe4f3defbec83150520e3e82c}
+KSERIES=7.3
+KPKG=linux-source-$KSERIES
+KCFGPKG=linux-config-$KSERIES
+# Debian suite that serves KPKG, fetched through a private apt
+# configuration under $CACHE/apt: the machine's apt sources stay untouched.
+KSUITE=${KSUITE:-trixie-backports}
+# Two trees from one tarball: the fork (series applied; a git repo whose
+# tag "pristine" is the untouched tree) and stock (a worktree of pristine).
+FORK_SRC=$BUILD/fork
+STOCK_SRC=$BUILD/stock
+KSRC=${KSRC:-$FORK_SRC}
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -15,4 +29,15 @@ die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 series_hash() {
 	(cd "$1" && cat series $(grep -v '^#' series | sed '/^$/d')) |
 		sha256sum | cut -d' ' -f1
+}
+
+# The source tree a variant builds from: "# tree: stock|fork" in its fragment.
+variant_tree() {
+	local t
+	t=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	case $t in
+	stock) echo "$STOCK_SRC" ;;
+	fork) echo "$FORK_SRC" ;;
+	*) die "kernel/configs/$1.config names no '# tree: stock|fork'" ;;
+	esac
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
-# guest scripts and programs, the variant's out-of-tree modules, the benchmark programs
-# and, with --perf, perf and the shared libraries it loads.
+# guest scripts and programs, upstream's allocinfo ioctl selftest (when the
+# variant's source has one), the variant's out-of-tree modules, the benchmark
+# programs and, with --perf, perf and the shared libraries it loads.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +24,31 @@ rm -f "$root/guest/init" "$root"/guest/progs/*.c
 for prog in "$TOP"/scripts/guest/progs/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
 done
+# Upstream's allocinfo ioctl selftest, when the variant's source has it:
+# built static against that tree's exported UAPI headers (made in a scratch
+# build directory of their own, so neither the source tree nor the kernel
+# build directory is touched) and the kselftest headers.  It is rebuilt
+# only when its source or the headers change.
+ksrc=""
+[ -f "$TOP/kernel/configs/$variant.config" ] && ksrc=$(variant_tree "$variant")
+selftests=$ksrc/tools/testing/selftests
+ioctl_test=$selftests/alloc_tag/allocinfo_ioctl_test.c
+if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
+	hdr=$BUILD/uapi/${ksrc##*/}
+	bin=$BUILD/selftests/${ksrc##*/}/allocinfo_ioctl_test
+	mkdir -p "$hdr" "${bin%/*}"
+	make -s -C "$ksrc" O="$hdr" headers >/dev/null ||
+		die "exporting UAPI headers from $ksrc failed"
+	if [ ! -x "$bin" ] || [ "$ioctl_test" -nt "$bin" ] ||
+		[ "$hdr/usr/include/linux/alloc_tag.h" -nt "$bin" ] ||
+		[ "$selftests/kselftest.h" -nt "$bin" ]; then
+		gcc -static -O2 -Wall -isystem "$hdr/usr/include" -I "$selftests" \
+			-o "$bin.tmp" "$ioctl_test" 2>"$bin.log" ||
+			{ cat "$bin.log" >&2; die "building $ioctl_test failed"; }
+		mv "$bin.tmp" "$bin"
+	fi
+	cp "$bin" "$root/guest/progs/allocinfo_ioctl_test"
+fi
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 [ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
 cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true

@@ -6,11 +6,18 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-VARIANTS=${VARIANTS:-off pointer}
-# Guest test boots: NAME:VARIANT[:KERNEL ARGS]
-BOOTS=${BOOTS:-off:off pointer:pointer
-	compact:pointer:sysctl.vm.mem_profiling=1,compact
-	compact-ext:pointer:sysctl.vm.mem_profiling=1,compact-ext}
+VARIANTS=${VARIANTS:-stock-distro fork fork-distro}
+# Guest test boots: NAME:VARIANT:FORM[:KERNEL ARGS], FORM being where pages
+# keep their tag reference ("off": profiling switched off).  Stock 7.3 on
+# Debian's page-flag budget, where "compressed" switches profiling off; the
+# fork in its three forms, and on that budget, where it falls back to
+# page_ext.
+BOOTS=${BOOTS:-stock-pointer:stock-distro:pointer
+	stock-compressed:stock-distro:off:sysctl.vm.mem_profiling=1,compressed
+	pointer:fork:pointer
+	flags:fork:flags:sysctl.vm.mem_profiling=1,compressed
+	page_ext:fork:page_ext:sysctl.vm.mem_profiling=1,compressed,page_ext
+	distro:fork-distro:page_ext:sysctl.vm.mem_profiling=1,compressed}
 logdir=$BUILD/test
 rm -rf "$logdir" && mkdir -p "$logdir"
 passed=0 failed=0 skipped=0 failures=()
@@ -47,7 +54,7 @@ add_counts() {
 }
 
 phase "dependencies"
-"$TOP/scripts/deps.sh" build qemu fuzz
+"$TOP/scripts/deps.sh" build qemu fuzz plugin
 
 phase "host tests"
 for t in "$TOP"/scripts/tests/*.sh; do
@@ -86,35 +93,38 @@ done
 # The series runs link-tags in the kernel build: its tag map must cover
 # exactly the tags between the start and stop symbols of System.map.
 tagmap_check() {
-	local kb=$BUILD/kernel-$1 size start stop n
+	local kb=$BUILD/kernel-$1 size start stop n map
+	# link-vmlinux.sh links (and indexes) vmlinux.unstripped, then strips it
+	map=$kb/vmlinux.unstripped.tagmap
 	size=$(awk '$2 == "ALLOC_TAG_SIZE" { print $3 }' "$kb/include/generated/alloc_tag_layout.h")
 	start=$(awk '$3 == "__start_alloc_tags" { print $1 }' "$kb/System.map")
 	stop=$(awk '$3 == "__stop_alloc_tags" { print $1 }' "$kb/System.map")
 	n=$(( (0x$stop - 0x$start) / size ))
 	echo "System.map: $n tags of $size bytes"
-	[ "$n" -gt 100 ] && [ "$(grep -vc '^#' "$kb/vmlinux.tagmap")" = "$n" ] &&
-		[ "$(sed -n 2p "$kb/vmlinux.tagmap" | cut -f1)" = 2 ] &&
-		[ "$(tail -1 "$kb/vmlinux.tagmap" | cut -f1)" = $((n + 1)) ] &&
+	[ "$n" -gt 100 ] && [ "$(grep -vc "^#" "$map")" = "$n" ] &&
+		[ "$(sed -n 2p "$map" | cut -f1)" = 2 ] &&
+		[ "$(tail -1 "$map" | cut -f1)" = $((n + 1)) ] &&
 		[ -f "$kb/extmod/alloctest/alloctest.ko.tagmap" ]
 }
+# Variants built from the fork with profiling: the series ran link-tags.
+indexed() { [ -f "$BUILD/kernel-$1/include/generated/alloc_tag_layout.h" ] &&
+	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$1/.config"; }
 for v in $VARIANTS; do
-	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
+	indexed "$v" || continue
 	run_test "kernel: $v vmlinux.tagmap matches System.map" tagmap_check "$v"
-done
-
-for v in $VARIANTS; do
-	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
 	run_test "link-tags: real vmlinux and modules of $v" env \
 		LINK_TAGS_KBUILD="$BUILD/kernel-$v" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
 done
+run_test "link-tags: the series carries scripts/link-tags/link-tags.c unchanged" \
+	cmp "$TOP/scripts/link-tags/link-tags.c" "$FORK_SRC/scripts/link-tags.c"
 
 for b in $BOOTS; do
-	IFS=: read -r name v args <<<"$b"
+	IFS=: read -r name v form args <<<"$b"
 	phase "boot $name ($v${args:+, $args})"
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
 	rc=0
 	"$TOP/scripts/boot.sh" -k "$v" -s 2 -q -t 600 -o "$logdir/boot-$name" \
-		-e BOOT="$name" ${args:+-A "$args"} -- run-tests || rc=$?
+		-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true
 	grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.ktap" || true
@@ -139,7 +149,8 @@ got_values() { # got_values GUEST-LOG: the values of the accounting tests
 same_accounting() {
 	local ref="" b name v args
 	for b in $BOOTS; do
-		IFS=: read -r name v args <<<"$b"
+		IFS=: read -r name v form args <<<"$b"
+		[ "$form" != off ] || continue
 		grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
 		got_values "$logdir/boot-$name/guest.log" >"$logdir/got-$name.txt"
 		[ -s "$logdir/got-$name.txt" ] || { echo "$name: no values"; return 1; }
@@ -153,6 +164,25 @@ same_accounting() {
 	[ -n "$ref" ]
 }
 run_test "accounting identical in every representation" same_accounting
+
+# distro.config must leave the page-flag budget of Debian's own amd64
+# config: the spare bits as the kernel's headers compute them (the survey's
+# probe), for both.
+distro_budget() {
+	local deb cfgdir a b
+	deb=$("$TOP/scripts/apt-private.sh" "$KCFGPKG" "$KVER" "$KCFG_SHA256")
+	cfgdir=$BUILD/linux-config && rm -rf "$cfgdir" && mkdir -p "$cfgdir"
+	dpkg -x "$deb" "$cfgdir"
+	a=$("$TOP/scripts/survey/pageflags.sh" "$cfgdir"/usr/src/linux-config-*/config.amd64_none_amd64.xz \
+		"$BUILD/survey/pf-debian-$KSERIES-amd64" | sed -n 's/^spare_bits=//p')
+	b=$("$TOP/scripts/survey/pageflags.sh" "$BUILD/kernel-fork-distro/.config" \
+		"$BUILD/survey/pf-fork-distro" | sed -n 's/^spare_bits=//p')
+	echo "spare page-flag bits: Debian $KSERIES amd64 $a, fork-distro $b"
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
+case " $VARIANTS " in
+*" fork-distro "*) run_test "distro.config has Debian amd64's page-flag budget" distro_budget ;;
+esac
 
 phase "boot harness"
 hv=${VARIANTS##* }

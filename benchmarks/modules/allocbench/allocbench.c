@@ -149,7 +149,7 @@ static int ab_loop_bulk(struct ab_run *r, unsigned long n)
 	while (done < n) {
 		want = min_t(unsigned long, n - done, r->arg);
 		memset(pages, 0, want * sizeof(*pages));
-		got = alloc_pages_bulk_array(GFP_KERNEL, want, pages);
+		got = alloc_pages_bulk(GFP_KERNEL, want, pages);
 		for (i = 0; i < got; i++)
 			__free_page(pages[i]);
 		if (!got)

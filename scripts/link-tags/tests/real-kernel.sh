@@ -1,13 +1,13 @@
 #!/bin/sh
-# On a copy of a real 6.12 build, when one is around (skip otherwise):
+# On a copy of a real kernel build, when one is around (skip otherwise):
 # every tag between the symbols gets its index, only index bytes change,
 # no symbol moves, a second run changes nothing; the same for its modules.
-# LINK_TAGS_KBUILD names the build directory (default: build/kernel-pointer).
+# LINK_TAGS_KBUILD names the build directory (default: build/kernel-fork).
 set -eu
 . "$TESTS_DIR/lib/common.sh"
 need nm
 
-kb=${LINK_TAGS_KBUILD:-$SRC_DIR/../../build/kernel-pointer}
+kb=${LINK_TAGS_KBUILD:-$SRC_DIR/../../build/kernel-fork}
 [ -f "$kb/vmlinux" ] || skip "no kernel build at $kb"
 cp "$kb/vmlinux" "$T/vmlinux"
 cp "$T/vmlinux" "$T/vmlinux.orig"

@@ -1,0 +1,106 @@
+#!/bin/bash
+# Build the cachesim QEMU TCG plugin into $BUILD/cachesim/cachesim.so.
+#
+# Debian 12 ships QEMU with plugin support but no plugin header, so the
+# header (include/qemu/qemu-plugin.h) is taken from the orig tarball of
+# Debian's "qemu" source package, the version matching the installed
+# qemu-system-x86 (the plugin API version must match the binary).  It is
+# fetched through a private apt configuration under $CACHE/qemu-src: the
+# machine's /etc/apt is never touched.  apt verifies the download: the
+# Release file's signature against the Debian archive keyring, Sources'
+# hash from Release, and the .dsc's and tarball's hashes from Sources.
+# Usage: benchmarks/cachesim/build.sh   (prints the .so path last)
+# Exit 0 built, 2 the header could not be downloaded (no network, or the
+# version is no longer served), 1 any other error.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/alloctag-fork}
+out=$BUILD/cachesim
+src=$CACHE/qemu-src
+
+log() { printf '[cachesim/build.sh] %s\n' "$*" >&2; }
+die() { printf '[cachesim/build.sh] error: %s\n' "$*" >&2; exit 1; }
+nofetch() { printf '[cachesim/build.sh] cannot fetch the plugin header: %s\n' "$*" >&2; exit 2; }
+
+# Tools: gcc, pkg-config and glib's headers (the plugin header includes glib.h).
+need=()
+command -v gcc >/dev/null || need+=(gcc)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+pkg-config --exists glib-2.0 2>/dev/null || need+=(libglib2.0-dev)
+if [ ${#need[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root"
+	log "installing ${need[*]} (apt-get)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null ||
+		die "apt-get install ${need[*]} failed"
+fi
+
+# The source version of the installed QEMU (a binNMU's "+bN" is not in it).
+ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
+	die "qemu-system-x86 is not installed (apt-get install qemu-system-x86)"
+upver=${ver#*:}
+upver=${upver%-*}
+# One directory per Debian version: the patch check below is per version.
+hdr=$src/${ver//:/_}/qemu-plugin.h
+
+if [ ! -s "$hdr" ]; then
+	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/dl"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
+		>"$src/sources.list"
+	# bookworm-security carries the point fixes (deb12uN) too, often first.
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main" \
+		>>"$src/sources.list"
+	opts=(-o Dir::Etc::sourcelist="$src/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		-o Dir::State::Lists="$src/lists" -o Dir::Cache="$src/cache"
+		-o APT::Sandbox::User=root -o Debug::NoLocking=1)
+	log "apt-get update (private configuration in $src)"
+	apt-get "${opts[@]}" -qq update >"$src/update.log" 2>&1 ||
+		{ cat "$src/update.log" >&2; nofetch "apt-get update failed (no network?); see $src/update.log"; }
+	# apt-get update only warns when a download fails.
+	compgen -G "$src/lists/*_source_Sources*" >/dev/null ||
+		{ cat "$src/update.log" >&2; nofetch "apt-get update fetched no source index (no network?); see $src/update.log"; }
+	log "downloading Debian source qemu=$ver (orig tarball ~23 MB) into $src/dl"
+	(cd "$src/dl" && apt-get "${opts[@]}" -qq source --download-only "qemu=$ver") \
+		>"$src/download.log" 2>&1 ||
+		{ cat "$src/download.log" >&2; nofetch "apt-get source --download-only qemu=$ver failed (version no longer served? apt-cache showsrc qemu with the options above lists what is); see $src/download.log"; }
+	tarball=$(compgen -G "$src/dl/qemu_$upver.orig.tar.*" | head -1 || true)
+	dsc=$(compgen -G "$src/dl/qemu_*.dsc" | head -1 || true)
+	debtar=$(compgen -G "$src/dl/qemu_*.debian.tar.*" | head -1 || true)
+	if [ -z "$tarball" ] || [ -z "$dsc" ] || [ -z "$debtar" ]; then
+		die "$src/dl lacks the orig tarball, .dsc or debian tarball of qemu $ver"
+	fi
+	# apt checked every file against Sources (signed via InRelease); check
+	# the tarball against the .dsc once more, and that no Debian patch
+	# changes the header (it is taken from the upstream tarball as is).
+	sum=$(sed -n '/^Checksums-Sha256:/,/^[^ ]/p' "$dsc" | awk -v f="${tarball##*/}" '$3 == f { print $1 }')
+	[ -n "$sum" ] || die "${dsc##*/} lists no sha256 for ${tarball##*/}"
+	echo "$sum  $tarball" | sha256sum -c --quiet - || die "${tarball##*/}: sha256 does not match ${dsc##*/}"
+	log "verified ${tarball##*/} (sha256 $sum, as in ${dsc##*/})"
+	patches=$(tar -xOf "$debtar" --wildcards 'debian/patches/*') ||
+		die "cannot read debian/patches from the Debian tarball in $src/dl"
+	if grep -q '^+++ .*include/qemu/qemu-plugin\.h' <<<"$patches"; then
+		die "a Debian patch of qemu $ver changes qemu-plugin.h; this script takes the upstream header"
+	fi
+	log "no Debian patch touches include/qemu/qemu-plugin.h ($(grep -c '^+++ ' <<<"$patches") files patched)"
+	# The tarball's top directory is not fixed; find the member's real name.
+	member=$(tar -tf "$tarball" | grep -m1 '^[^/]*/include/qemu/qemu-plugin\.h$') ||
+		die "$tarball has no include/qemu/qemu-plugin.h"
+	log "extracting $member"
+	mkdir -p "${hdr%/*}"
+	tar -xOf "$tarball" "$member" >"$hdr.tmp"
+	echo "$member from ${tarball##*/} (sha256 $sum), Debian qemu $ver" >"${hdr%/*}/SOURCE"
+	mv "$hdr.tmp" "$hdr"
+	# Only the header is needed: drop the 23 MB download.
+	rm -f "$src/dl/"*
+fi
+grep -q 'QEMU_PLUGIN_VERSION' "$hdr" || die "$hdr does not look like qemu-plugin.h"
+
+mkdir -p "$out/include/qemu"
+cp "$hdr" "$out/include/qemu/qemu-plugin.h"
+# shellcheck disable=SC2046  # pkg-config prints several words on purpose
+gcc -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC $(pkg-config --cflags glib-2.0) \
+	-I"$out/include" -o "$out/cachesim.so.tmp" "$here/cachesim.c"
+mv "$out/cachesim.so.tmp" "$out/cachesim.so"
+log "built $out/cachesim.so (plugin header of qemu $ver)"
+echo "$out/cachesim.so"
