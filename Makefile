@@ -4,13 +4,13 @@
 #   make test      everything checked; closes with "N passed, N failed"
 #   make bench, make trace, make survey   the parts of 'make results'
 #
-# Options: VARIANTS="stock fork"  BUILD=build  CACHE=~/.cache/alloctag-fork
+# Options: VARIANTS="stock-distro fork fork-distro"  BUILD=build  CACHE=~/.cache/alloctag-fork
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
 
 SHELL := /bin/bash
 BUILD ?= $(CURDIR)/build
 CACHE ?= $(HOME)/.cache/alloctag-fork
-VARIANTS ?= stock fork
+VARIANTS ?= stock-distro fork fork-distro
 VARIANT ?= fork
 MEM ?= 1G
 SMP ?= 1

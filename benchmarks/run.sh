@@ -1,6 +1,6 @@
 #!/bin/bash
-# The benchmarks behind results/ ('make bench'): build the 'off' and 'bench'
-# kernels, boot every row of benchmarks/matrix.txt in QEMU, run the
+# The benchmarks behind results/ ('make bench'): build the kernels the
+# matrix names (off, stock-bench, fork-bench), boot every row of benchmarks/matrix.txt in QEMU, run the
 # in-kernel microbenchmark, the perf stat workloads and the boot
 # measurements, write raw CSVs (one row a run) and regenerate the tables
 # and plots with benchmarks/report.py.

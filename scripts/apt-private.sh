@@ -8,7 +8,7 @@ set -eu
 
 pkg=$1 ver=$2 sum=$3
 dir=$CACHE/apt
-mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/debs"
+mkdir -p "$dir/debs"
 deb=$dir/debs/${pkg}_${ver/:/%3a}_$(test "${pkg#linux-source}" != "$pkg" && echo all || dpkg --print-architecture).deb
 if [ -f "$deb" ] && echo "$sum  $deb" | sha256sum -c --quiet - 2>/dev/null; then
 	echo "$deb"
@@ -21,15 +21,13 @@ mirror=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/ap
 mirror=${mirror:-http://deb.debian.org/debian}
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} $KSUITE main" \
 	>"$dir/sources.list"
-opts=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=/nonexistent
-	-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
-	-o APT::Sandbox::User=root -o Debug::NoLocking=1)
+apt_private "$dir"
 log "apt-get update for $KSUITE (private configuration in $dir)"
-apt-get "${opts[@]}" -qq update >"$dir/update.log" 2>&1 ||
+apt-get "${apt_opts[@]}" -qq update >"$dir/update.log" 2>&1 ||
 	{ cat "$dir/update.log" >&2; die "apt-get update of $KSUITE failed"; }
-avail=$(apt-cache "${opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | tr '\n' ' ')
+avail=$(apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | tr '\n' ' ')
 if ! [[ " $avail " == *" $ver "* ]]; then
-	others=$(apt-cache "${opts[@]}" search --names-only '^linux-source-[0-9.]+$' 2>/dev/null | cut -d' ' -f1 | sort -V | tr '\n' ' ')
+	others=$(apt-cache "${apt_opts[@]}" search --names-only '^linux-source-[0-9.]+$' 2>/dev/null | cut -d' ' -f1 | sort -V | tr '\n' ' ')
 	die "$pkg $ver (the pinned version) is no longer served by $KSUITE.
   available $pkg versions: ${avail:-none}
   other kernel sources there: ${others:-none}
@@ -38,7 +36,7 @@ if ! [[ " $avail " == *" $ver "* ]]; then
   'apt-cache show $pkg=VERSION'; the series may need a rebase."
 fi
 log "downloading $pkg $ver into $dir/debs"
-(cd "$dir/debs" && apt-get "${opts[@]}" -qq download "$pkg=$ver" >/dev/null 2>&1) ||
+(cd "$dir/debs" && apt-get "${apt_opts[@]}" -qq download "$pkg=$ver" >/dev/null 2>&1) ||
 	die "apt-get download $pkg=$ver failed"
 got=$(sha256sum "$deb" | cut -d' ' -f1)
 if [ "$got" != "$sum" ]; then

@@ -42,7 +42,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 		"${frags[@]}" >/dev/null
 	kmake olddefconfig >/dev/null
-	# Every option a fragment asks for must have survived Kconfig.
+	# Every option a fragment asks for must have survived Kconfig (the
+	# last fragment that sets it wins).
 	bad=0
 	while read -r line; do
 		case "$line" in
@@ -56,7 +57,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 			log "$variant: asked for '$want', Kconfig gave '${got:-nothing}'"
 			bad=1
 		fi
-	done < <(cat "${frags[@]}")
+	done < <(cat "${frags[@]}" | tac |
+		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) } !seen[s]++' | tac)
 	[ $bad = 0 ] || die "$variant: config fragments not satisfied (missing dependencies?)"
 	echo "$inputs" >"$out/.alloctag-config"
 fi

@@ -17,9 +17,19 @@ KCFGPKG=linux-config-$KSERIES
 KSUITE=${KSUITE:-trixie-backports}
 # Two trees from one tarball: the fork (series applied; a git repo whose
 # tag "pristine" is the untouched tree) and stock (a worktree of pristine).
-FORK_SRC=$BUILD/fork
-STOCK_SRC=$BUILD/stock
+FORK_SRC=${FORK_SRC:-$BUILD/fork}
+STOCK_SRC=${STOCK_SRC:-$BUILD/stock}
 KSRC=${KSRC:-$FORK_SRC}
+
+# apt_private DIR: a private apt configuration in DIR (DIR/sources.list,
+# its own lists and cache); sets apt_opts for apt-get and apt-cache.  The
+# machine's apt sources are never touched.
+apt_private() {
+	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
+	apt_opts=(-o Dir::Etc::sourcelist="$1/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		-o Dir::State::Lists="$1/lists" -o Dir::Cache="$1/cache"
+		-o APT::Sandbox::User=root -o Debug::NoLocking=1)
+}
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }

@@ -14,9 +14,7 @@
 # version is no longer served), 1 any other error.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-$top/build}
-CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/alloctag-fork}
+. "$here/../../scripts/lib.sh"
 out=$BUILD/cachesim
 src=$CACHE/qemu-src
 
@@ -45,23 +43,21 @@ upver=${upver%-*}
 hdr=$src/${ver//:/_}/qemu-plugin.h
 
 if [ ! -s "$hdr" ]; then
-	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$src/dl"
+	apt_private "$src"
+	mkdir -p "$src/dl"
 	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
 		>"$src/sources.list"
 	# bookworm-security carries the point fixes (deb12uN) too, often first.
 	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main" \
 		>>"$src/sources.list"
-	opts=(-o Dir::Etc::sourcelist="$src/sources.list" -o Dir::Etc::sourceparts=/nonexistent
-		-o Dir::State::Lists="$src/lists" -o Dir::Cache="$src/cache"
-		-o APT::Sandbox::User=root -o Debug::NoLocking=1)
 	log "apt-get update (private configuration in $src)"
-	apt-get "${opts[@]}" -qq update >"$src/update.log" 2>&1 ||
+	apt-get "${apt_opts[@]}" -qq update >"$src/update.log" 2>&1 ||
 		{ cat "$src/update.log" >&2; nofetch "apt-get update failed (no network?); see $src/update.log"; }
 	# apt-get update only warns when a download fails.
 	compgen -G "$src/lists/*_source_Sources*" >/dev/null ||
 		{ cat "$src/update.log" >&2; nofetch "apt-get update fetched no source index (no network?); see $src/update.log"; }
 	log "downloading Debian source qemu=$ver (orig tarball ~23 MB) into $src/dl"
-	(cd "$src/dl" && apt-get "${opts[@]}" -qq source --download-only "qemu=$ver") \
+	(cd "$src/dl" && apt-get "${apt_opts[@]}" -qq source --download-only "qemu=$ver") \
 		>"$src/download.log" 2>&1 ||
 		{ cat "$src/download.log" >&2; nofetch "apt-get source --download-only qemu=$ver failed (version no longer served? apt-cache showsrc qemu with the options above lists what is); see $src/download.log"; }
 	tarball=$(compgen -G "$src/dl/qemu_$upver.orig.tar.*" | head -1 || true)

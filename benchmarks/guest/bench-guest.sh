@@ -7,7 +7,7 @@
 #   @@MICRO REP MODE ARG N KIND TOTAL_NS NS_PER_OP_X100
 #   @@PERF REP WORKLOAD EVENTS OPS ELAPSED_NS NS_PER_OP_X100 TASK_CLOCK_NS FAULTS CSW
 # Usage: bench-guest.sh REF ENABLED PHASE...   (phases: boot micro perf)
-#   REF      none (profiling compiled out), pointer, compact, compact-ext
+#   REF      none (profiling compiled out), pointer, flags, page_ext
 #   ENABLED  expected /proc/sys/vm/mem_profiling (0 or 1; "-" for none)
 # Environment: REPS (repeats of micro and perf, default 1), MICRO_N
 # (operations for the order-0 page and kmalloc loops, default 100000),
@@ -33,10 +33,11 @@ if [ -f /proc/sys/vm/mem_profiling ]; then
 	enabled=$(cat /proc/sys/vm/mem_profiling)
 	ref=missing
 	if [ -f /proc/sys/vm/mem_profiling_ref ]; then
-		ref=$(awk '{ print $1; exit }' /proc/sys/vm/mem_profiling_ref)
-	elif [ "$want_ref" = pointer ]; then
-		# Stock 6.12 has no mem_profiling_ref: pointers are all it has.
+		ref=$(cat /proc/sys/vm/mem_profiling_ref)
+	elif [ -f /proc/sys/vm/mem_profiling_compressed ]; then
+		# Stock 7.3: pointers, or its compressed form in page flags.
 		ref=pointer
+		[ "$(cat /proc/sys/vm/mem_profiling_compressed)" = 0 ] || ref=flags
 	fi
 fi
 echo "@@KERNEL $(uname -r)"

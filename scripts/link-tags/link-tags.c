@@ -16,7 +16,7 @@
  * through a temporary file and rename(), so an error leaves it untouched.
  * A text map (index, file:line, function, module) is written beside it.
  *
- * The layout of a tag comes from the command line; see usage().
+ * The layout of a tag comes from the command line; see print_usage().
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,6 +36,7 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <linux/types.h>
 
 #define TOOL		"link-tags"
 #define START_SYM	"__start_alloc_tags"
@@ -43,9 +44,20 @@
 #define TAG_SECTION	"alloc_tags"
 #define FIRST_INDEX	2	/* 0 = no tag, 1 = empty */
 
+/* The kernel's type names; the uapi header has only the __u64 forms. */
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
+
+/* As tools/include/linux/compiler-gcc.h has it, which a host tool cannot use. */
+#ifndef __printf
+#define __attr(x)		__attribute__((x))
+#define __printf(a, b)		__attr(format(printf, a, b))
+#endif
+
 /* The one way this tool complains: tool, kind, file, cause. */
 static int report(const char *kind, const char *file, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 #define ERROR(file, ...)	report("error", (file), __VA_ARGS__)
 #define WARN(file, ...)		((void)report("warning", (file), __VA_ARGS__))
 
@@ -84,16 +96,16 @@ struct options {
 };
 
 struct section {
-	uint64_t addr, size, offset, flags;
-	uint32_t type;
+	u64 addr, size, offset, flags;
+	u32 type;
 	const char *name;
 	const unsigned char *data;	/* loaded on demand */
 	bool loaded;
 };
 
 struct tag {
-	uint64_t stored;		/* index found in the file */
-	uint32_t lineno;
+	u64 stored;			/* index found in the file */
+	u32 lineno;
 	const char *str[NR_PTRS];	/* NULL for a NULL pointer */
 };
 
@@ -106,32 +118,32 @@ struct image {
 	size_t nsec;
 	struct section *sec;
 	size_t tag_sec;			/* section holding the tags */
-	uint64_t tag_start;		/* their offset in that section */
-	uint64_t tag_bytes;
+	u64 tag_start;			/* their offset in that section */
+	u64 tag_bytes;
 	size_t ntags;
 	struct tag *tags;
-	uint64_t first;			/* index given to tags[0] */
-	uint64_t limit;			/* most indices this file may use */
+	u64 first;			/* index given to tags[0] */
+	u64 limit;			/* most indices this file may use */
 };
 
 /* Little-endian reads and writes of n bytes. */
-static uint64_t get_le(const unsigned char *p, unsigned long n)
+static u64 get_le(const unsigned char *p, unsigned long n)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 
 	while (n--)
 		v = (v << 8) | p[n];
 	return v;
 }
 
-static void put_le(unsigned char *p, unsigned long n, uint64_t v)
+static void put_le(unsigned char *p, unsigned long n, u64 v)
 {
 	for (unsigned long i = 0; i < n; i++, v >>= 8)
 		p[i] = v & 0xff;
 }
 
 /* Do byte ranges [a, a+alen) and [b, b+blen) meet?  Lengths are nonzero. */
-static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+static bool overlaps(u64 a, u64 alen, u64 b, u64 blen)
 {
 	return a < b ? b - a < alen : a - b < blen;
 }
@@ -157,7 +169,7 @@ static int load_section(struct image *im, size_t i)
 }
 
 /* A NUL-terminated string at offset off of section i, or NULL + message. */
-static const char *string_at(struct image *im, size_t i, uint64_t off,
+static const char *string_at(struct image *im, size_t i, u64 off,
 			     size_t tag, int field)
 {
 	struct section *s = &im->sec[i];
@@ -186,7 +198,7 @@ static const char *string_at(struct image *im, size_t i, uint64_t off,
 	return (const char *)s->data + off;
 }
 
-static int read_sections(struct image *im, uint64_t shoff)
+static int read_sections(struct image *im, u64 shoff)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -261,7 +273,7 @@ static int find_symbol(struct image *im, const char *name, GElf_Sym *out)
 }
 
 /* vmlinux: the allocated section holding [start, stop). */
-static int locate_exec(struct image *im, uint64_t start, uint64_t stop)
+static int locate_exec(struct image *im, u64 start, u64 stop)
 {
 	for (size_t i = 1; i < im->nsec; i++) {
 		struct section *s = &im->sec[i];
@@ -273,7 +285,8 @@ static int locate_exec(struct image *im, uint64_t start, uint64_t stop)
 		im->tag_start = start - s->addr;
 		return 0;
 	}
-	return ERROR(im->name, "tags 0x%llx..0x%llx lie outside any section with file contents",
+	return ERROR(im->name,
+		     "tags 0x%llx..0x%llx lie outside any section with file contents",
 		     (unsigned long long)start, (unsigned long long)stop);
 }
 
@@ -299,7 +312,7 @@ static int locate_rel(struct image *im, const GElf_Sym *a, const GElf_Sym *b)
 static int locate_tags(struct image *im, const struct layout *l)
 {
 	GElf_Sym a, b;
-	uint64_t bytes;
+	u64 bytes;
 	int ra, rb;
 
 	im->tag_sec = 0;
@@ -349,15 +362,15 @@ static int locate_tags(struct image *im, const struct layout *l)
 /* The tag bytes must not share file bytes with anything else. */
 static int check_tag_bytes(struct image *im, const GElf_Ehdr *eh)
 {
-	uint64_t at = im->sec[im->tag_sec].offset + im->tag_start;
-	uint64_t n = im->tag_bytes;
+	u64 at = im->sec[im->tag_sec].offset + im->tag_start;
+	u64 n = im->tag_bytes;
 
 	if (!n)
 		return 0;
 	if (overlaps(at, n, 0, sizeof(Elf64_Ehdr)))
 		return ERROR(im->name, "tags overlap the ELF header");
 	if (eh->e_phnum && overlaps(at, n, eh->e_phoff,
-				    (uint64_t)eh->e_phnum * eh->e_phentsize))
+				    (u64)eh->e_phnum * eh->e_phentsize))
 		return ERROR(im->name, "tags overlap the program headers");
 	if (overlaps(at, n, eh->e_shoff, im->nsec * sizeof(Elf64_Shdr)))
 		return ERROR(im->name, "tags overlap the section headers");
@@ -373,7 +386,7 @@ static int check_tag_bytes(struct image *im, const GElf_Ehdr *eh)
 }
 
 /* vmlinux: pointers are addresses; find the section and read the string. */
-static const char *resolve_addr(struct image *im, uint64_t addr, size_t tag, int field)
+static const char *resolve_addr(struct image *im, u64 addr, size_t tag, int field)
 {
 	if (!addr)
 		return NULL;
@@ -392,7 +405,7 @@ static const char *resolve_addr(struct image *im, uint64_t addr, size_t tag, int
 struct reloc {
 	size_t symtab;		/* 0: no relocation for this field */
 	size_t sym;
-	int64_t addend;
+	s64 addend;
 };
 
 static unsigned int reloc_bytes(unsigned int type)
@@ -417,7 +430,7 @@ static unsigned int reloc_bytes(unsigned int type)
 /* module: collect the relocations that fill the string pointers. */
 static int collect_relocs(struct image *im, const struct layout *l, struct reloc *rel)
 {
-	uint64_t end = im->tag_start + (uint64_t)im->ntags * l->size;
+	u64 end = im->tag_start + (u64)im->ntags * l->size;
 
 	for (size_t i = 1; i < im->nsec; i++) {
 		Elf_Scn *scn = elf_getscn(im->elf, i);
@@ -440,7 +453,7 @@ static int collect_relocs(struct image *im, const struct layout *l, struct reloc
 				     elf_errmsg(-1));
 		for (size_t j = 0; j < sh.sh_size / sh.sh_entsize && j <= INT_MAX; j++) {
 			unsigned int type, n;
-			uint64_t off, in;
+			u64 off, in;
 			size_t t;
 			GElf_Rela r;
 			int f;
@@ -455,20 +468,23 @@ static int collect_relocs(struct image *im, const struct layout *l, struct reloc
 			     im->tag_start - r.r_offset >= n))
 				continue;
 			if (r.r_offset < im->tag_start || end - r.r_offset < n)
-				return ERROR(im->name, "relocation at 0x%llx straddles the tag bounds",
+				return ERROR(im->name,
+					     "relocation at 0x%llx straddles the tag bounds",
 					     (unsigned long long)r.r_offset);
 			off = r.r_offset - im->tag_start;
 			t = off / l->size;
 			in = off % l->size;
 			if (overlaps(in, n, l->idx_off, l->idx_width))
-				return ERROR(im->name, "tag %zu: relocation %u would overwrite the index field",
+				return ERROR(im->name,
+					     "tag %zu: relocation %u would overwrite the index field",
 					     t, type);
 			for (f = 0; f < NR_PTRS && l->ptr_off[f] != in; f++)
 				;
 			if (f == NR_PTRS)
 				continue;	/* counters and the like */
 			if (type != R_X86_64_64)
-				return ERROR(im->name, "tag %zu: %s has relocation type %u, want R_X86_64_64",
+				return ERROR(im->name,
+					     "tag %zu: %s has relocation type %u, want R_X86_64_64",
 					     t, ptr_names[f], type);
 			if (rel[t * NR_PTRS + f].symtab)
 				return ERROR(im->name, "tag %zu: %s is relocated twice",
@@ -481,12 +497,12 @@ static int collect_relocs(struct image *im, const struct layout *l, struct reloc
 }
 
 static const char *resolve_reloc(struct image *im, const struct reloc *r,
-				 uint64_t raw, size_t tag, int field)
+				 u64 raw, size_t tag, int field)
 {
 	Elf_Scn *scn;
 	Elf_Data *d;
 	GElf_Sym sym;
-	uint64_t off;
+	u64 off;
 
 	if (!r->symtab) {
 		if (raw)
@@ -506,7 +522,7 @@ static const char *resolve_reloc(struct image *im, const struct reloc *r,
 		      tag, ptr_names[field]);
 		return NULL;
 	}
-	off = sym.st_value + (uint64_t)r->addend;
+	off = sym.st_value + (u64)r->addend;
 	return string_at(im, sym.st_shndx, off, tag, field);
 }
 
@@ -533,9 +549,9 @@ static int read_tags(struct image *im, const struct layout *l)
 		struct tag *tag = &im->tags[t];
 
 		tag->stored = get_le(p + l->idx_off, l->idx_width);
-		tag->lineno = (uint32_t)get_le(p + l->lineno_off, 4);
+		tag->lineno = (u32)get_le(p + l->lineno_off, 4);
 		for (int f = 0; f < NR_PTRS; f++) {
-			uint64_t raw = get_le(p + l->ptr_off[f], 8);
+			u64 raw = get_le(p + l->ptr_off[f], 8);
 
 			tag->str[f] = im->module ?
 				resolve_reloc(im, &rel[t * NR_PTRS + f], raw, t, f) :
@@ -552,10 +568,10 @@ out:
 
 static int check_capacity(struct image *im, const struct options *o)
 {
-	uint64_t cap = UINT64_C(1) << o->l.idx_bits;
+	u64 cap = UINT64_C(1) << o->l.idx_bits;
 
 	if (!im->module) {
-		uint64_t need = FIRST_INDEX + (uint64_t)im->ntags + o->module_reserve;
+		u64 need = FIRST_INDEX + (u64)im->ntags + o->module_reserve;
 
 		im->first = FIRST_INDEX;
 		im->limit = cap - FIRST_INDEX - o->module_reserve;
@@ -604,7 +620,8 @@ static int image_scan(struct image *im, const struct options *o)
 		return ERROR(im->name, "machine %u is not x86-64 (%u)", eh.e_machine,
 			     EM_X86_64);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_REL)
-		return ERROR(im->name, "ELF type %u is neither ET_EXEC (vmlinux) nor ET_REL (module)",
+		return ERROR(im->name,
+			     "ELF type %u is neither ET_EXEC (vmlinux) nor ET_REL (module)",
 			     eh.e_type);
 	im->module = eh.e_type == ET_REL;
 	if (!eh.e_shoff)
@@ -635,7 +652,7 @@ static size_t image_assign(struct image *im, const struct options *o, bool write
 	size_t changed = 0;
 
 	for (size_t t = 0; t < im->ntags; t++, p += o->l.size) {
-		uint64_t idx = im->first + t;
+		u64 idx = im->first + t;
 
 		if (im->tags[t].stored == idx)
 			continue;
@@ -787,7 +804,7 @@ static int read_file(const char *path, bool writing, struct image *im, struct st
 	if (!S_ISREG(st->st_mode))
 		return ERROR(path, "not a regular file");
 	/* root passes access(W_OK) on anything, so look at the mode too */
-	if (writing && (!(st->st_mode & S_IWUSR) || access(path, W_OK)))
+	if (writing && (!(st->st_mode & 0200) || access(path, W_OK)))
 		return ERROR(path, "not writable (mode %04o); refusing to change it",
 			     (unsigned int)(st->st_mode & 07777));
 	fd = open(path, O_RDONLY);
@@ -851,7 +868,7 @@ static void sync_dir(const char *path)
 }
 
 /* Bits to tell apart this many values. */
-static unsigned int bits_for(uint64_t values)
+static unsigned int bits_for(u64 values)
 {
 	unsigned int b = 0;
 
@@ -870,45 +887,45 @@ static void summary(const struct image *im, const struct options *o, size_t chan
 			 (unsigned long long)im->first,
 			 (unsigned long long)(im->first + im->ntags - 1));
 	printf("%s: %s: %zu tags, ", TOOL, im->name, im->ntags);
-	if (im->module)
-		printf("local indices %s (loader rebases; count = %llu bytes / %lu), %u bits needed, %lu bits available, module limit %llu, headroom %llu",
-		       range, (unsigned long long)im->ntags * o->l.size, o->l.size,
-		       bits_for(im->ntags), o->l.idx_bits,
-		       (unsigned long long)im->limit,
-		       (unsigned long long)(im->limit - im->ntags));
-	else
-		printf("indices %s, %u bits needed, %lu bits available, module reserve %lu, headroom %llu",
-		       range, bits_for(FIRST_INDEX + (uint64_t)im->ntags),
-		       o->l.idx_bits, o->module_reserve,
-		       (unsigned long long)(im->limit - im->ntags));
+	if (im->module) {
+		printf("local indices %s (loader rebases; count = %llu bytes / %lu), ",
+		       range, (unsigned long long)im->ntags * o->l.size, o->l.size);
+		printf("%u bits needed, %lu bits available, module limit %llu, ",
+		       bits_for(im->ntags), o->l.idx_bits, (unsigned long long)im->limit);
+	} else {
+		printf("indices %s, %u bits needed, %lu bits available, module reserve %lu, ",
+		       range, bits_for(FIRST_INDEX + (u64)im->ntags), o->l.idx_bits,
+		       o->module_reserve);
+	}
+	printf("headroom %llu", (unsigned long long)(im->limit - im->ntags));
 	printf(check ? ", %zu to update (--check)\n" : ", %zu updated\n", changed);
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
-"usage: link-tags [options] FILE\n"
-"Give each allocation tag in FILE (vmlinux or a .ko) a compact index.\n"
-"\n"
-"  --tag-size N        bytes per tag (default 40)\n"
-"  --index-offset N    byte offset of the index field in a tag (default 2)\n"
-"  --index-width N     bytes of the index field: 1, 2 or 4 (default 2)\n"
-"  --index-bits N      index bits the kernel can use, at most 8 * width (default 16)\n"
-"  --fields L,M,F,P    offsets of lineno (u32) and of the modname, function and\n"
-"                      filename pointers (u64) (default 4,8,16,24)\n"
-"  --module-reserve N  vmlinux: indices kept free for modules; module: most\n"
-"                      tags one module may have, 0 = 2^bits - 2 (default 0)\n"
-"  --map FILE          write the tag map to FILE (default: FILE.tagmap)\n"
-"  --no-map            write no tag map\n"
-"  --missing-ok        a file with no tags at all is not an error\n"
-"  --check             validate and report, write nothing\n"
-"  --dump              print the map with the indices FILE holds, write nothing\n"
-"  -q, --quiet         no summary line\n"
-"  -h, --help          this text\n"
-"\n"
-"vmlinux gets indices 2.. in section order (0 = no tag, 1 = empty); a module\n"
-"gets local indices 0..n-1.  Map lines: index, file:line, function, module\n"
-"(\"-\" for NULL, i.e. built-in), tab-separated.  Exit status 0 ok, 1 error.\n");
+		"usage: link-tags [options] FILE\n"
+		"Give each allocation tag in FILE (vmlinux or a .ko) a compact index.\n"
+		"\n"
+		"  --tag-size N        bytes per tag (default 40)\n"
+		"  --index-offset N    byte offset of the index field in a tag (default 2)\n"
+		"  --index-width N     bytes of the index field: 1, 2 or 4 (default 2)\n"
+		"  --index-bits N      index bits the kernel can use, at most 8 * width (default 16)\n"
+		"  --fields L,M,F,P    offsets of lineno (u32) and of the modname, function and\n"
+		"                      filename pointers (u64) (default 4,8,16,24)\n"
+		"  --module-reserve N  vmlinux: indices kept free for modules; module: most\n"
+		"                      tags one module may have, 0 = 2^bits - 2 (default 0)\n"
+		"  --map FILE          write the tag map to FILE (default: FILE.tagmap)\n"
+		"  --no-map            write no tag map\n"
+		"  --missing-ok        a file with no tags at all is not an error\n"
+		"  --check             validate and report, write nothing\n"
+		"  --dump              print the map with the indices FILE holds, write nothing\n"
+		"  -q, --quiet         no summary line\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"vmlinux gets indices 2.. in section order (0 = no tag, 1 = empty); a module\n"
+		"gets local indices 0..n-1.  Map lines: index, file:line, function, module\n"
+		"(\"-\" for NULL, i.e. built-in), tab-separated.  Exit status 0 ok, 1 error.\n");
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *v)
@@ -964,7 +981,8 @@ static int check_layout(const struct options *o)
 				     name[i], off[i], l->size);
 		for (int j = 0; j < i; j++)
 			if (overlaps(off[i], len[i], off[j], len[j]))
-				return ERROR(what, "the %s field at offset %lu overlaps the %s field at %lu",
+				return ERROR(what,
+					     "the %s field at offset %lu overlaps the %s field at %lu",
 					     name[j], off[j], name[i], off[i]);
 	}
 	if (o->module_reserve > (UINT64_C(1) << l->idx_bits) - FIRST_INDEX)
@@ -975,8 +993,10 @@ static int check_layout(const struct options *o)
 	return 0;
 }
 
-enum { O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS, O_FIELDS,
-       O_MODULE_RESERVE, O_MAP, O_NO_MAP, O_MISSING_OK, O_CHECK, O_DUMP };
+enum {
+	O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS, O_FIELDS,
+	O_MODULE_RESERVE, O_MAP, O_NO_MAP, O_MISSING_OK, O_CHECK, O_DUMP
+};
 
 static const struct option long_opts[] = {
 	{ "tag-size",		required_argument,	NULL, O_TAG_SIZE },
@@ -1014,30 +1034,56 @@ int main(int argc, char **argv)
 		unsigned long *num = NULL;
 
 		switch (c) {
-		case O_TAG_SIZE:	num = &o.l.size; break;
-		case O_INDEX_OFFSET:	num = &o.l.idx_off; break;
-		case O_INDEX_WIDTH:	num = &o.l.idx_width; break;
-		case O_INDEX_BITS:	num = &o.l.idx_bits; break;
-		case O_MODULE_RESERVE:	num = &o.module_reserve; break;
+		case O_TAG_SIZE:
+			num = &o.l.size;
+			break;
+		case O_INDEX_OFFSET:
+			num = &o.l.idx_off;
+			break;
+		case O_INDEX_WIDTH:
+			num = &o.l.idx_width;
+			break;
+		case O_INDEX_BITS:
+			num = &o.l.idx_bits;
+			break;
+		case O_MODULE_RESERVE:
+			num = &o.module_reserve;
+			break;
 		case O_FIELDS:
 			if (parse_fields(optarg, &o.l))
 				return 1;
 			break;
-		case O_MAP:		map_path = optarg; break;
-		case O_NO_MAP:		no_map = true; break;
-		case O_MISSING_OK:	o.missing_ok = true; break;
-		case O_CHECK:		check = true; break;
-		case O_DUMP:		dump = true; break;
-		case 'q':		quiet = true; break;
-		case 'h':		usage(stdout); return 0;
-		default:		usage(stderr); return 1;
+		case O_MAP:
+			map_path = optarg;
+			break;
+		case O_NO_MAP:
+			no_map = true;
+			break;
+		case O_MISSING_OK:
+			o.missing_ok = true;
+			break;
+		case O_CHECK:
+			check = true;
+			break;
+		case O_DUMP:
+			dump = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 0;
+		default:
+			print_usage(stderr);
+			return 1;
 		}
 		/* the first entries of long_opts follow the enum */
 		if (num && parse_ulong(long_opts[c - O_TAG_SIZE].name, optarg, num))
 			return 1;
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		print_usage(stderr);
 		return 1;
 	}
 	path = argv[optind];

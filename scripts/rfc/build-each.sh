@@ -10,11 +10,11 @@
 # closing "build-each: N of M patches build" line; exit status 1 when one
 # fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).
 # Usage: scripts/rfc/build-each.sh   (RFC_HEAD=REF: pristine..REF instead
-# of pristine..HEAD; RFC_VARIANT=pointer: the variant fragment)
+# of pristine..HEAD; RFC_VARIANT=fork: the variant fragment)
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-variant=${RFC_VARIANT:-pointer}
+variant=${RFC_VARIANT:-fork}
 tree=$BUILD/rfc-tree
 bout=$BUILD/rfc-out
 frag=$TOP/kernel/configs/$variant.config
@@ -39,9 +39,8 @@ export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI pristine)"
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 mkdir -p "$bout"
-# The series runs scripts/link-tags in the kernel build, as build-kernel.sh.
-make -s -C "$TOP/scripts/link-tags" >/dev/null || die "building scripts/link-tags failed"
-export LINK_TAGS=$TOP/scripts/link-tags/link-tags
+# Nothing from this repository: the series builds and runs its own
+# scripts/link-tags.
 kmake() { make -s -C "$tree" O="$bout" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
 
 # build LABEL: configure (olddefconfig keeps the config current as Kconfig
@@ -64,10 +63,14 @@ build() {
 	return 1
 }
 
+frags=("$TOP/kernel/configs/guest.config")
+for w in $(sed -n 's/^# with: *//p' "$frag"); do
+	frags+=("$TOP/kernel/configs/$w.config")
+done
 log "configuring tinyconfig + guest.config + $variant.config in $bout"
 kmake tinyconfig >/dev/null
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$bout" "$bout/.config" \
-	"$TOP/kernel/configs/guest.config" "$frag" >/dev/null
+	"${frags[@]}" "$frag" >/dev/null
 
 echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
 fail=0

