@@ -3,7 +3,7 @@
 # summaries (--check: reads, writes nothing): one row per vmlinux and per
 # .ko in results/tagcounts.csv.  Part of 'make survey' (scripts/survey/run.sh).
 #
-#   - every guest variant already built in $BUILD/kernel-*/ (the pointer
+#   - every guest variant already built in $BUILD/kernel-*/ (the fork
 #     variant is built with scripts/build-kernel.sh when missing);
 #   - x86_64 defconfig + CONFIG_MEM_ALLOC_PROFILING=y with its modules,
 #     built in $BUILD/survey/tags-defconfig (15-25 min cold on 2 cores;
@@ -70,17 +70,19 @@ count_build() {
 }
 
 # Guest variants.
-if [ ! -f "$BUILD/kernel-pointer/vmlinux" ]; then
-	log "tags: no $BUILD/kernel-pointer/vmlinux: building it"
-	"$TOP/scripts/build-kernel.sh" pointer
+if [ ! -f "$BUILD/kernel-fork/vmlinux" ]; then
+	log "tags: no $BUILD/kernel-fork/vmlinux: building it"
+	"$TOP/scripts/build-kernel.sh" fork
 fi
 for d in "$BUILD"/kernel-*/; do
 	d=${d%/}
 	[ -f "$d/vmlinux" ] && [ -f "$d/.config" ] || continue
-	# Another job may be rebuilding a variant right now: only the pointer
+	# Profiling compiled out: no tags to count.
+	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$d/.config" || continue
+	# Another job may be rebuilding a variant right now: only the fork
 	# variant (the one this script builds) must count.
-	if [ "${d##*/}" = kernel-pointer ]; then
-		count_build "guest-pointer" "$d"
+	if [ "${d##*/}" = kernel-fork ]; then
+		count_build "guest-fork" "$d"
 	else
 		(count_build "guest-${d##*/kernel-}" "$d") ||
 			log "tags: warning: ${d##*/} not counted (see above)"
