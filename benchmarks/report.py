@@ -364,10 +364,13 @@ class Report:
 
         def share_target(row, peer, num, den):
             """row adds at most num/den of what peer adds over off."""
-            name = "`%s` adds at most %s of what `%s` adds over `off` " \
-                   "(order-0 page alloc+free, instructions)" % (
-                       row, "%d/%d" % (num, den) if num != den else "as much",
-                       peer)
+            if num == den:
+                name = "`%s` adds no more than `%s` over `off` " \
+                       "(order-0 page alloc+free, instructions)" % (row, peer)
+            else:
+                name = "`%s` adds at most %d/%d of what `%s` adds over " \
+                       "`off` (order-0 page alloc+free, instructions)" % (
+                           row, num, den, peer)
             a = absent(row) or absent(peer) or absent("off")
             if a:
                 return (name, "not measured", a)
