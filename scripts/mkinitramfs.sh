@@ -20,7 +20,7 @@ mkdir -p "$root"/{bin,guest,modules,bench,usr/bin,lib64,proc,sys,dev,tmp}
 cp "$busybox" "$root/bin/busybox"
 cp "$TOP/scripts/guest/init" "$root/init"
 cp -r "$TOP"/scripts/guest/. "$root/guest/"
-rm -f "$root/guest/init" "$root"/guest/progs/*.c
+rm -rf "$root/guest/init" "$root"/guest/progs/*.c "$root/guest/uapi-progs"
 for prog in "$TOP"/scripts/guest/progs/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
 done
@@ -48,6 +48,12 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 		mv "$bin.tmp" "$bin"
 	fi
 	cp "$bin" "$root/guest/progs/allocinfo_ioctl_test"
+	# Our own ioctl clients, against the same headers.
+	for prog in "$TOP"/scripts/guest/uapi-progs/*.c; do
+		gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
+			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
+			die "building $prog against $ksrc's UAPI headers failed"
+	done
 fi
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 [ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
