@@ -48,14 +48,20 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 		mv "$bin.tmp" "$bin"
 	fi
 	cp "$bin" "$root/guest/progs/allocinfo_ioctl_test"
-	# Our own ioctl clients, against the same headers.
+	# Our own ioctl clients, against the same headers (and lib/ for
+	# test_hmm's, which it does not export).
 	for prog in "$TOP"/scripts/guest/uapi-progs/*.c; do
 		gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
+			-I "$ksrc/lib" \
 			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
 			die "building $prog against $ksrc's UAPI headers failed"
 	done
 fi
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
+# In-tree test modules the guest tests load (built by debug.config).
+for m in lib/test_hmm.ko; do
+	[ ! -f "$kout/$m" ] || cp "$kout/$m" "$root/modules/"
+done
 [ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
 cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true
 

@@ -144,7 +144,7 @@ done
 # "# got: ...") must match line for line across the boots that profile.
 got_values() { # got_values GUEST-LOG: the values of the accounting tests
 	awk '/^    # Subtest: / { t = $3 }
-		/^    # got: / && (t == "20-module-tags" || t == "45-thp") { print t ": " substr($0, 12) }' "$1"
+		/^    # got: / && (t == "20-module-tags" || t == "42-device-private" || t == "45-thp") { print t ": " substr($0, 12) }' "$1"
 }
 same_accounting() {
 	local ref="" b name v args

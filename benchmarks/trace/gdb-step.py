@@ -9,7 +9,7 @@ import os
 import gdb
 
 out = os.environ["TRACE_OUT"]
-sym = os.environ.get("TRACE_SYM", "__alloc_pages_noprof")
+sym = os.environ.get("TRACE_SYM", "__alloc_frozen_pages_noprof")
 limit = int(os.environ.get("TRACE_LIMIT", "100000"))
 
 

@@ -6,7 +6,9 @@
 # with gdb, and keeps the addresses (raw data) with the symbol of each in
 # results/trace/ROW.txt; benchmarks/trace/report.py then writes
 # results/trace/README.md.
-# Environment: ROWS (names from the matrix; default all), RESULTS, MATRIX,
+# Environment: ROWS (names from the matrix; default all but the distro
+# rows), TRACE_SYM (where an iteration starts; default
+# __alloc_frozen_pages_noprof, which every 7.3 page allocation enters), RESULTS, MATRIX,
 # NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -16,10 +18,12 @@ RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/trace
 command -v gdb >/dev/null || die "gdb missing (apt-get install gdb)"
 
-rows=${ROWS:-$(awk '!/^#/ && NF { print $1 }' "$MATRIX")}
+# The distro-budget rows are left out by default: their baseline is another
+# config (ROWS=... traces them too).
+rows=${ROWS:-$(awk '!/^#/ && NF && $1 !~ /distro/ { print $1 }' "$MATRIX")}
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
-	for k in $(awk '!/^#/ && NF { print $2 }' "$MATRIX" | sort -u); do
+	for k in $(for r in $rows; do awk -v r="$r" '$1 == r { print $2 }' "$MATRIX"; done | sort -u); do
 		"$TOP/scripts/build-kernel.sh" "$k"
 	done
 fi
@@ -70,6 +74,11 @@ for row in $rows; do
 	} >"$out/$row.txt.tmp"
 	mv "$out/$row.txt.tmp" "$out/$row.txt"
 	log "$row: $(grep -vc '^#' "$out/$row.txt") instructions"
+done
+# Traces of rows the matrix no longer has would only mislead.
+for f in "$out"/*.txt; do
+	r=$(basename "$f" .txt)
+	awk -v r="$r" '$1 == r { found = 1 } END { exit !found }' "$MATRIX" || rm -f "$f"
 done
 python3 "$tdir/report.py" report "$out"
 log "wrote $out/README.md"

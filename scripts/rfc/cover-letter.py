@@ -1,31 +1,64 @@
 #!/usr/bin/env python3
 """Fill in the cover letter that scripts/rfc/make-rfc.sh had git format-patch
-write: the subject and the blurb.  The prose is fixed; every figure and table
-is read from results/ (results/README.md between <!-- results:begin --> and
-<!-- results:end -->, results/pageflags.md, results/tagcounts.md) or from the
-check outputs make-rfc.sh wrote beside the patches.
+write: the subject and the blurb, in plain text (no Markdown), prose wrapped
+at 72 columns.  The prose is fixed; every figure and table is read from
+results/ or from the check outputs make-rfc.sh wrote beside the patches:
+
+  results/micro.csv     order-0 alloc_page+__free_page, guest instructions
+                        (run icount-1, rep 1), per benchmark row
+  results/boot.csv      page_ext bytes per row and guest size
+  results/README.md     its "## Targets" table
+  results/trace/*.txt   per-function instruction traces (make trace), used
+                        only when they were taken on the series' kernel
+  results/pageflags.md  the page-flag budget survey (make survey)
+  results/tagcounts.md  allocation tag counts (make survey)
+  WORK-DIR/checkpatch.txt, build-each.txt, get_maintainer.txt
+
+Markdown tables are printed as space-padded columns.  A row, file or table
+that is missing gives a sentence saying so, never a crash.
 
 Usage: cover-letter.py RESULTS-DIR WORK-DIR   (environment: RFC_N, RFC_KVER,
-RFC_DEBVER, RFC_COMMIT, RFC_DATE, RFC_SOURCE, set by make-rfc.sh)
+RFC_DEBVER, RFC_COMMIT, RFC_DATE, RFC_SOURCE and RFC_SERIES, set by
+make-rfc.sh; without RFC_SERIES the series is RFC_KVER's first two numbers)
 """
+import csv
+import glob
 import os
 import re
 import sys
 import textwrap
 
-SUBJECT = "mm/alloc_tag: 16-bit tag indices in page flags, page_ext fallback"
+SUBJECT = ("mm/alloc_tag: link-time tag indices in page flags, "
+           "with a page_ext fallback")
 
+# The benchmark rows (benchmarks/matrix.txt), in the order they are shown.
+ROWS = ["off", "stock-disabled", "stock-pointer", "stock-compressed",
+        "fork-disabled", "fork-pointer", "fork-flags", "fork-page_ext"]
+# The same on Debian amd64's page-flag budget (0 spare bits), against
+# off-distro: stock's "1,compressed" switches profiling off there.
+DISTRO = ["off-distro", "stock-distro-pointer", "stock-distro-compressed",
+          "fork-distro-compressed"]
+ORDER0 = ("page", "0", "hot")   # bench, arg, kind in micro.csv
+
+
+# --- text ------------------------------------------------------------------
 
 def wrap(text):
-    return "\n".join(textwrap.fill(p, 72, break_on_hyphens=False) for p in text.strip().split("\n\n"))
+    return "\n\n".join(textwrap.fill(p, 72, break_on_hyphens=False,
+                                   break_long_words=False)
+                     for p in text.strip().split("\n\n"))
 
 
 def bullets(items):
-    out = []
-    for it in items:
-        out.append(textwrap.fill(it, 72, initial_indent="- ", break_on_hyphens=False,
-                                 subsequent_indent="  "))
-    return "\n".join(out)
+    return "\n".join(textwrap.fill(it, 72, initial_indent="- ",
+                                   subsequent_indent="  ",
+                                   break_on_hyphens=False,
+                                   break_long_words=False)
+                     for it in items)
+
+
+def heading(title):
+    return "\n%s\n%s\n" % (title, "-" * len(title))
 
 
 def read(path):
@@ -36,103 +69,651 @@ def read(path):
         return None
 
 
-def section(md, heading):
-    """The body of '## heading' in a generated markdown file, up to the next
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except FileNotFoundError:
+        return []
+
+
+def series_of(version):
+    """"7.3" from "7.3.4+" or "7.3.4-1~bpo13+1"; None if it has none."""
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return "%s.%s" % m.groups() if m else None
+
+
+# --- Markdown tables as plain text -------------------------------------------
+
+def section(md, title):
+    """The body of '## title' in a generated Markdown file, up to the next
     heading, without blank lines at either end."""
     if md is None:
         return None
-    m = re.search(r"^## " + re.escape(heading) + r"[^\n]*\n(.*?)(?=^## |\Z)",
+    m = re.search(r"^## " + re.escape(title) + r"[^\n]*\n(.*?)(?=^## |\Z)",
                   md, re.S | re.M)
     return m.group(1).strip() if m else None
 
 
-def tables(text):
-    """Only the table lines (and the line before each table) of a block."""
-    return "\n".join(l for l in text.splitlines() if l.startswith("|"))
+def stamp(md):
+    """The "Kernel X ..., generated D from project commit C." line of a
+    survey report, or an empty string."""
+    m = re.search(r"^Kernel .*? generated .*$", md or "", re.M)
+    return m.group(0).rstrip(".") + "." if m else ""
 
 
-def stamp_line(md):
-    if md is None:
+def clean(cell):
+    """A Markdown cell as plain text: no backticks, bold or link syntax."""
+    cell = re.sub(r"!?\[([^]]*)\]\([^)]*\)", r"\1", cell)
+    return cell.replace("`", "").replace("**", "").strip()
+
+
+def md_table(text):
+    """The first Markdown table in text: (header, right-aligned flags,
+    rows), or None."""
+    lines = [l.strip() for l in (text or "").splitlines()]
+    start = next((i for i, l in enumerate(lines) if l.startswith("|")), None)
+    if start is None or start + 1 >= len(lines):
         return None
-    m = re.search(r"^Kernel .*? generated .*$", md, re.M)
-    return m.group(0).rstrip(".") if m else None
+
+    def cells(l):
+        return [clean(c) for c in l.strip("|").split("|")]
+    header = cells(lines[start])
+    rows = []
+    for l in lines[start + 2:]:
+        if not l.startswith("|"):
+            break
+        r = cells(l)
+        rows.append((r + [""] * len(header))[:len(header)])
+    return header, [numeric(r[i] for r in rows)
+                    for i in range(len(header))], rows
 
 
-MODULE = "[allocbench module]"
+def numeric(cells):
+    """Right-align a column when every cell in it is a number."""
+    cells = [c for c in cells if c]
+    return bool(cells) and all(re.match(r"^[-+]?[0-9][0-9.,]*%?$", c)
+                               for c in cells)
+
+
+def pick(table, cols):
+    """Only the columns named in cols: a name, or (label, [names]) for one
+    column made of "name value" pairs, those whose value is 0 left out.
+    Unknown names are dropped; with none left, the table is kept whole."""
+    header, right, rows = table
+    idx = {h: i for i, h in reversed(list(enumerate(header)))}
+    spec = []
+    for c in cols:
+        if isinstance(c, tuple):
+            parts = [idx[n] for n in c[1] if n in idx]
+            if parts:
+                spec.append((c[0], parts, False))
+        elif c in idx:
+            spec.append((c, [idx[c]], right[idx[c]]))
+    if not spec:
+        return table
+
+    def cell(r, parts):
+        if len(parts) == 1:
+            return r[parts[0]]
+        return ", ".join("%s %s" % (header[i], r[i]) for i in parts
+                         if r[i] not in ("0", ""))
+    return ([s[0] for s in spec], [s[2] for s in spec],
+            [[cell(r, s[1]) for s in spec] for r in rows])
+
+
+def plain_table(header, right, rows, width=72, indent=2, gap=2):
+    """Columns padded with spaces; headers, then cells, wrap at spaces
+    when the table would be wider than width, narrowing first the column
+    that costs the fewest extra lines."""
+    n = len(header)
+
+    def fill(c, x):
+        return textwrap.wrap(c, x, break_on_hyphens=False,
+                             break_long_words=False) or [""]
+
+    def height(w):
+        return sum(max(len(fill(c, w[i])) for i, c in enumerate(r))
+                   for r in [header] + rows)
+
+    def longest_word(s):
+        return max([len(w) for w in s.split()] + [0])
+    cellw = [max([len(r[i]) for r in rows] + [1]) for i in range(n)]
+    minw = [max([longest_word(r[i]) for r in rows] +
+                [longest_word(header[i]), 1]) for i in range(n)]
+    w = [max(cellw[i], len(header[i])) for i in range(n)]
+
+    def total():
+        return indent + sum(w) + gap * (n - 1)
+    if total() > width:
+        w = [max(cellw[i], minw[i]) for i in range(n)]
+    while total() > width:
+        can = [j for j in range(n) if w[j] > minw[j]]
+        if not can:
+            break
+        i = min(can, key=lambda j: (height(w[:j] + [w[j] - 1] + w[j + 1:]),
+                                    -w[j]))
+        w[i] -= 1
+
+    def lines(row, bottom):
+        cols = [fill(c, w[i]) for i, c in enumerate(row)]
+        h = max(len(c) for c in cols)
+        cols = [([""] * (h - len(c)) + c) if bottom else
+                (c + [""] * (h - len(c))) for c in cols]
+        return [(" " * indent + (" " * gap).join(
+            c[k].rjust(w[i]) if right[i] else c[k].ljust(w[i])
+            for i, c in enumerate(cols))).rstrip() for k in range(h)]
+    body = [lines(r, False) for r in rows]
+    out = lines(header, True)
+    out.append(" " * indent + (" " * gap).join("-" * x for x in w))
+    tall = any(len(b) > 1 for b in body)
+    for k, b in enumerate(body):
+        if tall and k:
+            out.append("")
+        out.extend(b)
+    return "\n".join(out)
+
+
+def md_to_plain(text, cols=None, width=72):
+    t = md_table(text)
+    if t is None:
+        return None
+    if cols:
+        t = pick(t, cols)
+    return plain_table(*t, width=width)
+
+
+# --- measured figures --------------------------------------------------------
+
+def order0(micro, row):
+    """Instructions per order-0 alloc+free of one row (icount-1, rep 1)."""
+    for r in micro:
+        if (r.get("row") == row and r.get("run") == "icount-1" and
+                r.get("rep", "1") == "1" and
+                (r.get("bench"), r.get("arg"), r.get("kind")) == ORDER0):
+            try:
+                return float(r["ns_per_op"])
+            except (KeyError, ValueError):
+                return None
+    return None
+
+
+def page_ext_per_gib(boot, row):
+    """The largest page_ext bytes per GiB of guest RAM over the guest sizes
+    a row booted with (icount runs)."""
+    per = []
+    for r in boot:
+        if r.get("row") == row and r.get("run", "").startswith("icount-"):
+            try:
+                per.append(int(r["page_ext_bytes"]) * 1024 //
+                           int(r["mem_mib"]))
+            except (KeyError, ValueError):
+                pass
+    return max(per) if per else None
+
+
+def sizes(mibs):
+    """"1, 4 and 16 GiB" from MiB figures."""
+    mibs = sorted(mibs)
+    if mibs and all(m % 1024 == 0 for m in mibs):
+        return listing(str(m // 1024) for m in mibs) + " GiB"
+    return listing(str(m) for m in mibs) + " MiB" if mibs else "?"
+
+
+def listing(words, conj="and"):
+    words = list(words)
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " %s " % conj + words[-1]
+
+
+def csv_stamp(micro, boot, series):
+    """Where and when the figures were measured, from the CSVs."""
+    rows = micro + boot
+    if not rows:
+        return None
+
+    def vals(k, data=rows):
+        return ", ".join(sorted({r.get(k, "?") for r in data})) or "?"
+    ic = [r for r in rows if r.get("run", "").startswith("icount-")]
+    dates = sorted(r.get("date", "") for r in rows)
+    def mems(data):
+        return sizes({int(r["mem_mib"]) for r in data
+                      if r.get("mem_mib", "").isdigit()})
+    text = ("Measured on Linux %s (Debian source %s) in QEMU %s, %s, "
+            "-icount %s (one guest nanosecond is one instruction), %s vCPU; "
+            "the microbenchmark in a %s guest, the boot at %s; project "
+            "commit %s; runs from %s to %s." % (
+                vals("kernel"), vals("debian_source"), vals("qemu"),
+                vals("accel").upper(), vals("icount", ic or rows),
+                vals("vcpus"), mems(micro), mems(boot),
+                vals("commit"), dates[0], dates[-1]))
+    kseries = {series_of(r.get("kernel")) for r in rows}
+    if series and kseries != {series}:
+        text += (" These figures were not taken on Linux %s, the base of "
+                 "this series." % series)
+    return text
+
+
+def measured(res, series):
+    """Instructions per order-0 alloc+free and page_ext per GiB, per row,
+    and what they say about the fork against upstream's compressed mode."""
+    micro = read_csv(os.path.join(res, "micro.csv"))
+    boot = read_csv(os.path.join(res, "boot.csv"))
+    if not micro and not boot:
+        return wrap("Not measured: results/ has no micro.csv or boot.csv "
+                    "(run 'make bench').")
+    ins = {r: order0(micro, r) for r in ROWS}
+    pe = {r: page_ext_per_gib(boot, r) for r in ROWS}
+    off = ins["off"]
+
+    def over(r):
+        if ins[r] is None or not off:
+            return None
+        return ins[r] - off
+    table = []
+    for r in ROWS:
+        d = over(r)
+        table.append([
+            r, "not measured" if ins[r] is None else "%.1f" % ins[r],
+            "" if r == "off" or d is None else
+            "%+.1f (%+.1f%%)" % (d, 100.0 * d / off),
+            "not measured" if pe[r] is None else "%d" % pe[r],
+            "" if pe[r] is None else "%.2f" % (pe[r] / 262144.0)])
+    out = [wrap(
+        "Guest instructions per order-0 alloc_pages()+__free_pages() pair "
+        "in a module's loop (allocbench), and page_ext bytes for tagging "
+        "per GiB of RAM (the largest over the guest sizes). 'off' is the "
+        "stock source with profiling compiled out; 'stock-*' rows boot "
+        "stock %s and 'fork-*' rows the series, both with profiling built "
+        "in and CONFIG_MEM_ALLOC_PROFILING_DEBUG off, all from one "
+        "tarball. %s"
+        % (series, boot_args(micro + boot)))]
+    when = csv_stamp(micro, boot, series)
+    if when:
+        out += ["", wrap(when)]
+    out += ["", plain_table(
+        ["row", "instructions", "over off", "page_ext per GiB",
+         "a page"],
+        [False, True, True, True, True], table)]
+    missing = [r for r in ROWS if ins[r] is None]
+    if missing:
+        out += ["", wrap(
+            "Not measured: %s %s no order-0 figure in results/micro.csv "
+            "(icount-1 run, bench page, arg 0, kind hot), so %s left out "
+            "of the comparison below." % (
+                listing(missing), "has" if len(missing) == 1 else "have",
+                "it is" if len(missing) == 1 else "they are"))]
+    out += ["", bullets(comparison(ins, over, pe))]
+    out += ["", distro(micro, spare_bits(res, "guest-distro"))]
+    return "\n".join(out)
+
+
+def distro(micro, spare):
+    """The distro-budget rows, when results/micro.csv has them; spare is
+    the page-flag survey's figure for that budget."""
+    ins = {r: order0(micro, r) for r in DISTRO}
+    off = ins[DISTRO[0]]
+    if off is None or all(ins[r] is None for r in DISTRO[1:]):
+        return wrap(
+            "Not measured yet on Debian's amd64 page-flag budget: results/"
+            "micro.csv has no %s rows. The fork-page_ext row above forces "
+            "the page_ext form on the guest config instead."
+            % listing(DISTRO, "or"))
+    table = [[r, "not measured" if ins[r] is None else "%.1f" % ins[r],
+              "" if r == DISTRO[0] or ins[r] is None else
+              "%+.1f (%+.1f%%)" % (ins[r] - off, 100.0 * (ins[r] - off) / off)]
+             for r in DISTRO]
+    return "\n".join([wrap(
+        "The same pair on Debian amd64's page-flag budget%s, where stock's "
+        "1,compressed switches profiling off and the fork's falls back to "
+        "page_ext:" % ("" if spare is None else " (%s spare bits)" % spare)),
+        "", plain_table(
+        ["row", "instructions", "over off-distro"], [False, True, True],
+        table)])
+
+
+def boot_args(rows):
+    """Which boot arguments each row ran with, as the CSVs record them."""
+    args = {}
+    for r in ROWS:
+        a = next((x.get("boot_args") for x in rows if x.get("row") == r), None)
+        if a is not None:
+            args.setdefault("none" if a in ("-", "") else a, []).append(r)
+    if not args:
+        return ""
+    return "Boot arguments: %s." % "; ".join(
+        "%s for %s" % (a, listing(rs)) for a, rs in args.items())
+
+
+def comparison(ins, over, pe):
+    """The fork against upstream, in sentences computed from the figures."""
+    def absent(*rows):
+        gone = [r for r in ("off",) + rows if ins[r] is None]
+        if gone:
+            return ("Not measured: %s, so %s cannot be compared here."
+                    % (listing(gone), " with ".join(rows)))
+        return None
+
+    def more(a, b):
+        d = a - b
+        if abs(d) < 0.05:
+            return "as many as"
+        return "%.1f %s than" % (abs(d), "more" if d > 0 else "fewer")
+    out = []
+    s = absent("fork-flags", "stock-compressed")
+    if s is None:
+        a, b = over("stock-compressed"), over("fork-flags")
+        s = ("Index in page flags: upstream's compressed form "
+             "(stock-compressed) adds %.1f instructions over off, the "
+             "fork's flags form (fork-flags) %.1f, %s upstream's%s."
+             % (a, b, more(b, a),
+                "" if a <= 0 else
+                " (%.0f%% of its overhead)" % (100.0 * b / a)))
+    out.append(s)
+    s = absent("fork-page_ext", "stock-pointer")
+    if s is None:
+        a, b = over("stock-pointer"), over("fork-page_ext")
+        s = ("No room in page flags: upstream switches profiling off in "
+             "compressed mode, so the pointer form (stock-pointer, +%.1f) is "
+             "all it can run there; the fork's page_ext form (fork-page_ext) "
+             "adds %.1f, %s stock's pointer form." % (a, b, more(b, a)))
+    out.append(s)
+    s = absent("fork-pointer", "stock-pointer")
+    if s is None:
+        a, b = over("stock-pointer"), over("fork-pointer")
+        s = ("Pointer form, unchanged in design: fork-pointer adds %.1f, "
+             "stock-pointer %.1f." % (b, a))
+    out.append(s)
+    s = absent("fork-disabled", "stock-disabled")
+    if s is None:
+        a, b = over("stock-disabled"), over("fork-disabled")
+        s = ("Compiled in but disabled (sysctl.vm.mem_profiling=0): "
+             "fork-disabled adds %.1f, stock-disabled %.1f." % (b, a))
+    out.append(s)
+    known = [r for r in ROWS if pe[r] is not None]
+    if known:
+        byval = {}
+        for r in known:
+            byval.setdefault(pe[r], []).append(r)
+        s = ("page_ext for tagging, per GiB: %s." % "; ".join(
+            "%d bytes (%.2f a page) for %s" % (v, v / 262144.0, listing(rs))
+            for v, rs in sorted(byval.items())))
+        gone = [r for r in ROWS if pe[r] is None]
+        if gone:
+            s += (" Not measured in results/boot.csv: %s." % listing(gone))
+    else:
+        s = "page_ext: not measured (results/boot.csv has no icount rows)."
+    out.append(s)
+    return out
+
+
+def targets(res):
+    md = read(os.path.join(res, "README.md"))
+    body = section(md, "Targets")
+    table = md_to_plain(body) if body else None
+    if table is None:
+        return wrap("Not available: results/README.md has no Targets "
+                    "table (run 'make bench').")
+    return "\n".join([wrap(
+        "The targets the project set itself, as benchmarks/report.py "
+        "judges them from the same CSVs:"), "", table])
+
+
+# --- per-function traces (make trace) ----------------------------------------
+
+def trace_meta(path):
+    """key=value words of a trace's header lines."""
+    meta = {}
+    for line in (read(path) or "").splitlines()[:3]:
+        if line.startswith("#"):
+            for word in line.lstrip("# ").split():
+                if "=" in word:
+                    k, v = word.split("=", 1)
+                    meta.setdefault(k, v)
+    return meta
 
 
 def trace_counts(path):
     """Instructions per function of one traced alloc+free pair."""
     counts = {}
     for line in (read(path) or "").splitlines():
-        if line and not line.startswith("#"):
-            fn = line.split(None, 1)[1].strip()
-            counts[fn] = counts.get(fn, 0) + 1
+        w = line.split(None, 1)
+        if len(w) == 2 and not line.startswith("#"):
+            counts[w[1].strip()] = counts.get(w[1].strip(), 0) + 1
     return counts
 
 
-def trace_stamp(path):
-    """"Linux X, QEMU Y TCG -icount, commit Z" from a trace's header."""
-    meta = {}
-    for line in (read(path) or "").splitlines()[:3]:
-        for word in line.lstrip("# ").split():
-            if "=" in word:
-                k, v = word.split("=", 1)
-                meta[k] = v
-    return "Linux %s, QEMU %s %s with -icount, project commit %s" % (
-        meta.get("linux"), meta.get("qemu"), meta.get("accel", "").upper(),
-        meta.get("commit"))
+def trace_summary(d, series):
+    files = sorted(glob.glob(os.path.join(d, "*.txt")))
+    if not files:
+        return wrap("Not traced: results/trace/ has no traces "
+                    "(run 'make trace').")
+    linux = sorted({trace_meta(f).get("linux", "?") for f in files})
+    if {series_of(v) for v in linux} != {series}:
+        return wrap(
+            "The per-function instruction trace (make trace) has not been "
+            "redone on %s yet: results/trace/ still holds traces of Linux "
+            "%s, which tell nothing about this series, so none are quoted "
+            "here." % (series, ", ".join(linux)))
+    rows = {r: trace_counts(os.path.join(d, r + ".txt")) for r in ROWS}
+    rows = {r: c for r, c in rows.items() if c}
+    if "off" not in rows or len(rows) < 2:
+        return wrap("Not traced: results/trace/ has no 'off' row or "
+                    "nothing to compare it with (run 'make trace').")
+    base = rows["off"]
+    table = []
+    for r, c in rows.items():
+        if r == "off":
+            continue
+        diff = {f: c.get(f, 0) - base.get(f, 0) for f in set(c) | set(base)}
+        top = sorted((f for f in diff if diff[f]), key=lambda f: -abs(diff[f]))
+        table.append([r, "%+d" % (sum(c.values()) - sum(base.values())),
+                      ", ".join("%s %+d" % (f, diff[f]) for f in top[:3])])
+    m = trace_meta(os.path.join(d, "off.txt"))
+    return "\n".join([wrap(
+        "results/trace/ single-steps one order-0 alloc_pages()+"
+        "__free_pages() pair of the benchmark module with gdb, per row, "
+        "and counts instructions per function (Linux %s, QEMU %s, commit "
+        "%s). 'off' takes %d; each row adds, and where most of it goes:"
+        % (m.get("linux"), m.get("qemu"), m.get("commit"),
+           sum(base.values()))), "", plain_table(
+        ["row", "over off", "largest changes by function"],
+        [False, True, False], table)])
 
 
-def trace_summary(d):
-    """The trace rows (make trace) as prose: what compiled-in profiling
-    costs with no reference at all, and what each reference adds."""
-    rows = {r: trace_counts(os.path.join(d, r + ".txt"))
-            for r in ("off", "pointer-disabled", "pointer", "compact",
-                      "compact-ext")}
-    if not all(rows.values()):
-        return ("Not traced: results/trace/ lacks some rows "
-                "(run 'make trace').")
-    tot = {r: sum(c.values()) for r, c in rows.items()}
-    base = tot["off"]
-    mod = "alloc_tag_module_from_idx"
-    text = [wrap(
-        "results/trace/ single-steps one order-0 alloc_pages()+__free_pages() "
-        "pair of the benchmark module with gdb, per row, and counts "
-        "instructions per function (%s). Profiling compiled in but "
-        "disabled already costs %d instructions over 'off' (%+.1f%%): %d "
-        "in the caller for the alloc_hooks() wrapper that saves and restores "
-        "current->alloc_tag, %d for post_alloc_hook() no longer inlined, "
-        "the rest in the free path's static-key tests and its call to "
-        "pgalloc_tag_sub(). Every representation pays that, so an "
-        "instruction-count target near 5%% over 'off' cannot be met by "
-        "changing the reference alone."
-        % (trace_stamp(os.path.join(d, "off.txt")),
-           tot["pointer-disabled"] - base,
-           100.0 * (tot["pointer-disabled"] - base) / base,
-           rows["pointer-disabled"].get(MODULE, 0) - rows["off"].get(MODULE, 0),
-           rows["pointer-disabled"].get("post_alloc_hook", 0) -
-           rows["off"].get("post_alloc_hook", 0)))]
-    text.append("")
-    text.append(wrap(
-        "On top of that, enabled: pointer adds %d (page_ext_get/put %d), "
-        "compact %d, compact-ext %d. Of compact's, %d go to decoding the "
-        "module's indices (the benchmark is a module; a kernel tag decodes "
-        "inline by array arithmetic), twice a pair because __free_pages() "
-        "looks the tag up once and pgalloc_tag_sub() again."
-        % (tot["pointer"] - tot["pointer-disabled"],
-           rows["pointer"].get("page_ext_get", 0) +
-           rows["pointer"].get("page_ext_put", 0),
-           tot["compact"] - tot["pointer-disabled"],
-           tot["compact-ext"] - tot["pointer-disabled"],
-           rows["compact"].get(mod, 0))))
-    return "\n".join(text)
+# --- surveys and checks ------------------------------------------------------
+
+def pageflags(res):
+    pf = read(os.path.join(res, "pageflags.md"))
+    stock = section(pf, "Shipped and stock configurations")
+    t = md_table(stock)
+    if t is None:
+        return wrap("Not measured: results/pageflags.md is missing "
+                    "(run 'make survey').")
+    out = [wrap(
+        "Spare page->flags bits per configuration, measured with the "
+        "kernel's own headers after 'make prepare'. %s 'index bits' is "
+        "what the flags form gets, min(16, spare); the fields listed are "
+        "the widths that use up the word (those of width 0 left out):"
+        % stamp(pf)), ""]
+    out.append(plain_table(*pick(t, [
+        "config", "long", "spare", "index bits",
+        ("fields", ["sections", "nodes", "zones", "last_cpupid",
+                    "KASAN tag", "LRU gen", "LRU refs", "NR_PAGEFLAGS"])])))
+    h, _, rows = t
+    if "what" in h:
+        out += ["", "The configurations:", ""]
+        out.append(plain_table(["config", "what"], [False, False],
+                               [[r[0], r[h.index("what")]] for r in rows]))
+    whatif = md_table(section(pf, "What frees bits in Debian's amd64 config"))
+    if whatif:
+        out += ["", wrap("What frees bits in Debian's amd64 config, and what "
+                         "each change costs:"), ""]
+        out.append(plain_table(*pick(whatif, [
+            "change", "spare", "index bits", "cost"])))
+    return "\n".join(out)
+
+
+def spare_bits(res, config):
+    """The spare page-flag bits of one surveyed config, or None."""
+    t = md_table(section(read(os.path.join(res, "pageflags.md")),
+                         "Shipped and stock configurations"))
+    if t and "spare" in t[0]:
+        for r in t[2]:
+            if r[0] == config:
+                return r[t[0].index("spare")]
+    return None
+
+
+def tagcounts(res):
+    tc = read(os.path.join(res, "tagcounts.md"))
+    table = md_to_plain(tc, ["config", "vmlinux tags", "module tags",
+                             "all loaded", "spare page-flag bits",
+                             "index goes to"])
+    if table is None:
+        return wrap("Not counted: results/tagcounts.md is missing "
+                    "(run 'make survey').")
+    return "\n".join([wrap(
+        "Allocation tags per build, counted by link-tags on vmlinux and "
+        "every module. %s" % stamp(tc)), "", table])
+
+
+def checks(work):
+    out = []
+    cp = read(os.path.join(work, "checkpatch.txt")) or ""
+    totals = [l[len("total: "):] for l in cp.splitlines()
+              if l.startswith("total:")]
+    files = [l[3:] for l in cp.splitlines() if l.startswith("== ")]
+    if files:
+        out.append("scripts/checkpatch.pl --strict, per patch:")
+        for f, t in zip(files, totals):
+            out.append("  %s  %s" % (f.split("-", 1)[0], t))
+    else:
+        out.append("scripts/checkpatch.pl --strict: no patches to check.")
+    be = read(os.path.join(work, "build-each.txt")) or ""
+    last = [l for l in be.splitlines() if l.startswith("build-each:")]
+    out.append("")
+    out.append(wrap("Each patch built on its own (scripts/rfc/build-each.sh, "
+                    "incremental, guest config): %s"
+                    % (last[-1][len("build-each: "):] if last
+                       else be.strip() or "no record")))
+    gm = read(os.path.join(work, "get_maintainer.txt")) or ""
+    out.append("\nscripts/get_maintainer.pl on the series:\n")
+    out.append("\n".join("  " + l for l in gm.strip().splitlines()))
+    return "\n".join(out)
+
+
+# --- the prose ---------------------------------------------------------------
+
+def problem(res, series):
+    spare = spare_bits(res, "debian-amd64")
+    debian = ("Debian's %s amd64 configuration, with NODES_SHIFT 10, 8192 "
+              "CPUs, NUMA balancing and the multi-gen LRU all taking bits "
+              "of the flags word, leaves %s spare bits (survey below)"
+              % (series, spare) if spare is not None else
+              "Debian's amd64 configuration leaves next to none (see the "
+              "survey below)")
+    return wrap(
+        "Memory allocation profiling keeps, for every allocated page, a "
+        "reference to the allocation tag of the call site. By default it "
+        "is a pointer in page_ext: 8 bytes a page, and a page_ext lookup "
+        "on every allocation and free. Since 6.13, "
+        "sysctl.vm.mem_profiling=1,compressed stores an index of the tag in "
+        "spare page->flags bits instead. In %s that index is worked out "
+        "from the tag's address each time it is stored: an offset from the "
+        "first kernel tag, or, for a module, an offset into the area its "
+        "tags are copied to at load. Which form is in use is tested with "
+        "static_key_enabled(), a function call rather than a patched jump "
+        "when jump labels are enabled; the field's offset and mask are "
+        "variables loaded on every access; and every store is a cmpxchg "
+        "loop on page->flags.\n\n"
+        "When the spare bits cannot hold the kernel's tag indices, "
+        "compressed mode has nothing to fall back to: profiling is "
+        "switched off at boot, and a module whose tags do not fit at load "
+        "switches it off as well and removes /proc/allocinfo. %s. Debian "
+        "does not enable profiling today, but a kernel built from that "
+        "configuration could only use the pointer form.\n\n"
+        "Two smaller problems: a module parameter's set callback that "
+        "allocates a page runs before the module's tags have counters, and "
+        "oopses; and a module unloaded with live allocations drops out of "
+        "/proc/allocinfo and the ioctl while its tags go on counting the "
+        "frees." % (series, debian))
+
+
+def differences():
+    return bullets([
+        "Indices: stored in the tag, by scripts/link-tags for the kernel "
+        "and by the loader for a module, instead of computed from the "
+        "tag's address on every store.",
+        "Too few bits: the index moves to 2 bytes of page_ext and "
+        "profiling stays on, instead of profiling being switched off.",
+        "Hot paths: static branches instead of static_key_enabled() calls, "
+        "a constant offset and mask instead of variables, an atomic OR at "
+        "allocation and no store of its own at free instead of a cmpxchg "
+        "loop for each.",
+        "Modules that do not fit: counted on one overflow line instead of "
+        "switching profiling off; unloaded modules stay listed until their "
+        "allocations are freed.",
+    ])
+
+
+def design():
+    return bullets([
+        "Patch 1 sets up a module's allocation tags before parse_args(), so "
+        "that no code of the module, parameter callbacks included, can "
+        "reach a tag that is not ready.",
+        "Patch 2 makes page_ext align each user's data to its size (up to a "
+        "long). Every user today is a multiple of 8 bytes, so nothing "
+        "moves; with a 2-byte user, page_table_check's atomic counters "
+        "could otherwise straddle a cache line (a split lock).",
+        "Patch 3 numbers the tags at link time. A host program, "
+        "scripts/link-tags, runs after the final link of vmlinux (like "
+        "sorttable) and on every module in Makefile.modfinal, out-of-tree "
+        "ones included. Kernel tags get 2, 3, ... in section order (0 and "
+        "1 keep meaning none and empty), a module's tags 0 .. n-1. The "
+        "index goes into 16 bits split off codetag's flags word, so struct "
+        "codetag stays 32 bytes. The tag layout comes from a header "
+        "generated at prepare time, and the build fails, with the counts, "
+        "when the kernel's tags leave fewer than 4096 of the 65536 indices "
+        "to modules.",
+        "Patch 4 uses those indices for compressed references. The loader "
+        "moves a module's indices to the module's place after the kernel's "
+        "before any of its code runs; decoding stays array indexing. "
+        "sysctl.vm.mem_profiling=1,compressed keeps the 16-bit index in "
+        "page flags when every kernel tag's index fits the field there, and "
+        "in 2 bytes of page_ext otherwise: profiling is never switched off "
+        "for lack of bits. ',flags' or ',page_ext' after it asks for one "
+        "form (for measurements). /proc/sys/vm/mem_profiling_ref names the "
+        "form in one word (pointer, flags, page_ext); "
+        "mem_profiling_compressed keeps its meaning. The field is the top "
+        "of the bits between the page flags and the LRU refs, at most 16, "
+        "with constant offset and mask checked at build time. Static "
+        "branches pick the form. Allocation sets the field, known to be "
+        "clear, with an atomic OR, since memory_failure() may set "
+        "PG_hwpoison at any moment; free reads it and leaves the clearing "
+        "to the flags store free_pages_prepare() already does; split, "
+        "migration and clearing keep cmpxchg. A module that finds no "
+        "indices left is counted on one line, func:module_tags_overflow, "
+        "with one warning, and never on another tag.",
+        "Patch 5 adds KUnit tests: the field's place and width, every "
+        "kernel tag's index decoding back to it, the page_ext slot's "
+        "alignment, and overflow counting on that line only.",
+        "Patch 6 keeps an unloaded module's lines, names copied, in "
+        "/proc/allocinfo with ' unloaded:yes' (in the style of "
+        "' accurate:no') and in the ioctl through a new byte taken from "
+        "padding, until all its tags read zero bytes and calls; then its "
+        "counters and its part of the module area are freed.",
+        "The boot syntax and the format of /proc/allocinfo are otherwise "
+        "unchanged.",
+    ])
 
 
 def main():
     res, work = sys.argv[1], sys.argv[2]
     env = os.environ
     n = int(env["RFC_N"])
+    series = env.get("RFC_SERIES") or series_of(env["RFC_KVER"])
     out = []
     if n == 0:
         out.append(wrap(
@@ -144,135 +725,29 @@ def main():
             % env["RFC_COMMIT"]))
         out.append("")
 
-    out.append("Problem\n-------\n")
-    out.append(wrap(
-        "Memory allocation profiling (CONFIG_MEM_ALLOC_PROFILING, 6.10+) "
-        "records, for every allocated page, a pointer to the call site's "
-        "struct alloc_tag in page_ext. That is a 64-bit word of page_ext per "
-        "page for tagging alone, and a page_ext lookup on every page "
-        "allocation and free. Linux 6.12, the base here, has no compact "
-        "form of the reference."))
-    out.append("\nDesign\n------\n")
-    out.append(bullets([
-        "Link-time indices: a host tool, scripts/link-tags, runs after the "
-        "final link of vmlinux (as scripts/sorttable does) and on each module "
-        "in scripts/Makefile.modfinal. It writes a 16-bit index into each "
-        "struct alloc_tag without growing it: 0 means no tag, 1 an empty "
-        "reference, kernel tags count up from 2 in section order. Index to "
-        "tag is array arithmetic for kernel tags.",
-        "Module-range remapping: a module's tags carry local indices 0..n-1. "
-        "At load the kernel reserves a range of n indices (first fit) and "
-        "rebases them; a map from module index to tag, published under RCU "
-        "with the range table, makes the free path's lookup O(1). The range "
-        "is released at unload and reused. A module unloaded with live "
-        "pages leaves a retired copy of its tags (strings copied; the "
-        "module's per-cpu counters are kept, fixing 6.12's use after free "
-        "of them) listed in /proc/allocinfo as [name(unloaded)] until the "
-        "pages drain; then its range is released. A module that finds no "
-        "room counts its pages on an explicit overflow line "
-        "(func:alloc_tag_index_overflow) with a one-time warning, never on "
-        "another tag; alloc_tag.module_indices shrinks the space to test it.",
-        "Storage: the index goes into page->flags bits that nothing else "
-        "uses when the configuration leaves enough (min(16, spare) bits, "
-        "from page-flags-layout.h's own widths); otherwise into 2 bytes of "
-        "page_ext. The representation (pointer, compact, compact-ext) is "
-        "chosen at boot through the existing sysctl.vm.mem_profiling= "
-        "parameter, on one kernel image; profiling is never switched off "
-        "for lack of bits. /proc/allocinfo keeps its format.",
-    ]))
-    out.append("\nHow this differs from the 6.13 page allocation tag compression"
-               "\n---------------------------------------------------------------\n")
-    out.append(bullets([
-        "Indices: 6.13 derives them by pointer arithmetic from the first "
-        "kernel tag and copies module tags into one contiguous reserved "
-        "virtual area (a maple tree, populated on demand) so the same "
-        "arithmetic covers them. Here indices are assigned at link time and "
-        "modules get index ranges, so nothing is copied while modules load "
-        "and unload normally.",
-        "Running out of bits: 6.13 switches profiling off with a warning, at "
-        "boot or at module load. Here the index moves to page_ext (2 bytes "
-        "a page) and profiling stays on: the page_ext fallback reviewers "
-        "asked for, usable with distribution kernels, whose page flags are "
-        "nearly full (see the survey below).",
-        "Both count free bits the same way: BITS_PER_LONG minus the "
-        "section, node, zone, last_cpupid, KASAN tag, LRU generation and "
-        "LRU refs fields and NR_PAGEFLAGS.",
-    ]))
-
-    out.append("\nResults\n-------\n")
-    m = None
-    for readme in (os.path.join(res, "README.md"),
-                   os.path.join(res, "..", "README.md")):
-        m = re.search(r"<!-- results:begin -->\n?(.*?)<!-- results:end -->",
-                      read(readme) or "", re.S)
-        if m:
-            break
-    if m and m.group(1).strip():
-        out.append(m.group(1).strip())
-    else:
-        out.append(wrap(
-            "The benchmark results are not in this posting: results/README.md "
-            "has no generated results block at project commit %s."
-            % env["RFC_COMMIT"]))
-
-    out.append("\nWhere the instructions go\n-------------------------\n")
-    out.append(trace_summary(os.path.join(res, "trace")))
-
-    pf = read(os.path.join(res, "pageflags.md"))
-    out.append("\nPage-flag budget\n----------------\n")
-    stock = section(pf, "Shipped and stock configurations")
-    if stock:
-        out.append(wrap("Spare page->flags bits per configuration, measured "
-                        "with the kernel's own headers after 'make prepare'. "
-                        "%s:" % stamp_line(pf)))
-        out.append("")
-        out.append(tables(stock))
-        whatif = section(pf, "What frees bits in Debian's amd64 config")
-        if whatif:
-            out.append("\nWhat frees bits in Debian's amd64 config, and what "
-                       "each change costs:\n")
-            out.append(tables(whatif))
-    else:
-        out.append("Not measured: results/pageflags.md is missing "
-                   "(run 'make survey').")
-
-    tc = read(os.path.join(res, "tagcounts.md"))
-    out.append("\nTag counts\n----------\n")
-    if tc:
-        m = re.search(r"^(\|.*\n)+", tc, re.M)
-        out.append(wrap("Allocation tags per build, counted by link-tags on "
-                        "vmlinux and every module. %s:" % stamp_line(tc)))
-        out.append("")
-        out.append(m.group(0).strip() if m else "(no table)")
-    else:
-        out.append("Not counted: results/tagcounts.md is missing "
-                   "(run 'make survey').")
-
-    out.append("\nChecks\n------\n")
-    cp = read(os.path.join(work, "checkpatch.txt")) or ""
-    totals = [l for l in cp.splitlines() if l.startswith("total:")]
-    files = [l[3:] for l in cp.splitlines() if l.startswith("== ")]
-    if files:
-        out.append("scripts/checkpatch.pl --strict, per patch:")
-        for f, t in zip(files, totals):
-            out.append("  %s: %s" % (f, t))
-    else:
-        out.append("scripts/checkpatch.pl --strict: no patches to check.")
-    be = read(os.path.join(work, "build-each.txt")) or ""
-    last = [l for l in be.splitlines() if l.startswith("build-each:")]
-    out.append("Each patch built on its own (scripts/rfc/build-each.sh, "
-               "incremental, guest config): %s"
-               % (last[-1][len("build-each: "):] if last else be.strip()))
-
-    gm = read(os.path.join(work, "get_maintainer.txt")) or ""
-    out.append("\nscripts/get_maintainer.pl on the series:\n")
-    out.append("\n".join("  " + l for l in gm.strip().splitlines()))
-
+    out.append(heading("Problem").lstrip("\n"))
+    out.append(problem(res, series))
+    out.append(heading("Design"))
+    out.append(design())
+    out.append(heading("How this differs from upstream's compressed mode"))
+    out.append(differences())
+    out.append(heading("Measured against upstream"))
+    out.append(measured(res, series))
+    out.append(heading("Targets"))
+    out.append(targets(res))
+    out.append(heading("Where the instructions go"))
+    out.append(trace_summary(os.path.join(res, "trace"), series))
+    out.append(heading("Page-flag budget"))
+    out.append(pageflags(res))
+    out.append(heading("Tag counts"))
+    out.append(tagcounts(res))
+    out.append(heading("Checks"))
+    out.append(checks(work))
     out.append("")
     out.append(wrap(
         "Generated by scripts/rfc/make-rfc.sh on %s from project commit %s; "
-        "base: Debian linux-source-6.12 %s (Linux %s), kernel tree commit %s."
-        % (env["RFC_DATE"], env["RFC_COMMIT"], env["RFC_DEBVER"],
+        "base: Debian linux-source-%s %s (Linux %s), kernel tree commit %s."
+        % (env["RFC_DATE"], env["RFC_COMMIT"], series, env["RFC_DEBVER"],
            env["RFC_KVER"], env["RFC_SOURCE"])))
     blurb = "\n".join(out) + "\n"
 

@@ -15,10 +15,10 @@
 # the script fail (after writing everything, so the reasons are on disk).
 #
 # Environment: RFC_BUILD=0 skips build-each.sh (the cover letter then says
-# the per-patch builds were not checked); RFC_VARIANT=pointer is the guest
-# config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the kernel
-# tree instead of pristine..HEAD (e.g. a branch not yet exported; nothing
-# is checked out for it).
+# the per-patch builds were not checked); RFC_VARIANT (default fork) is the
+# guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
+# kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
+# nothing is checked out for it).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -95,8 +95,9 @@ else
 	echo "not checked (RFC_BUILD=0)" >"$tmp/build-each.txt"
 fi
 
-RFC_N=$n RFC_KVER=$kver RFC_DEBVER=$debver RFC_COMMIT=$project_commit \
-RFC_DATE=$today RFC_SOURCE=$(git -C "$KSRC" rev-parse --short=12 "$rhead") \
+RFC_N=$n RFC_KVER=$kver RFC_DEBVER=$debver RFC_SERIES=$KSERIES \
+RFC_COMMIT=$project_commit RFC_DATE=$today \
+RFC_SOURCE=$(git -C "$KSRC" rev-parse --short=12 "$rhead") \
 	python3 "$TOP/scripts/rfc/cover-letter.py" "$res" "$tmp" ||
 	die "could not fill in the cover letter"
 
