@@ -137,14 +137,44 @@ class Report:
             "- Guest memory: %s." % ", ".join(
                 "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
                 for m in mems),
-            "- Runs from %s to %s; project commit %s." % (
-                dates[0], dates[-1], vals("commit")),
+            "- Runs from %s to %s; project commit %s.%s" % (
+                dates[0], dates[-1], vals("commit"),
+                self.since(sorted({r["commit"] for r in rows}))),
             "- perf in the guest: %s (host userspace; the guest kernel is "
             "newer), events: %s (`sw`: task-clock, page-faults, "
             "context-switches; hardware counters report \"not supported\" "
             "under QEMU TCG)." % (perfv, events),
         ]
         return "\n".join(lines)
+
+    def since(self, commits):
+        """What changed in the measured code since the measured commit,
+        as git says when this report is written (nothing if unknown)."""
+        if len(commits) != 1 or commits[0].endswith("-dirty"):
+            return ""
+        try:
+            out = subprocess.run(
+                ["git", "-C", HERE, "log", "--format=%h", commits[0] + "..HEAD",
+                 "--", "../kernel", ".", ":(exclude)report.py",
+                 ":(glob)../scripts/*.sh", "../scripts/guest"],
+                capture_output=True, text=True, check=True)
+            head = subprocess.run(["git", "-C", HERE, "rev-parse", "--short",
+                                   "HEAD"], capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+        changed = out.stdout.split()
+        if head.startswith(commits[0]):
+            return ""
+        if not changed:
+            return (" Between it and %s, the commit this report was written "
+                    "at, nothing that builds, boots or measures changed "
+                    "(`kernel/`, `benchmarks/` but `report.py`, which only "
+                    "renders these tables, `scripts/*.sh`, `scripts/guest/`; "
+                    "git log)." % head)
+        return (" Changed since in what builds, boots or measures, by %s "
+                "(report written at %s): rerun `make bench`." %
+                (", ".join(changed), head))
 
     # --- determinism ------------------------------------------------------
     def check_icount(self):
