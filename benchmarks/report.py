@@ -3,8 +3,8 @@
 
 Usage: report.py RESULTS_DIR [--readme README.md]
 
-Reads micro.csv, perf.csv, boot.csv, skipped.csv (written by
-benchmarks/run.sh, one row a run) and link-tags.tsv if present; writes
+Reads micro.csv, perf.csv, boot.csv, cachesim.csv, skipped.csv (written
+by benchmarks/run.sh, one row a run) and link-tags.tsv if present; writes
 RESULTS_DIR/README.md and the plots (gnuplot, SVG and PNG).  With
 --readme, the headline table is also written into that file between
 <!-- results:begin --> and <!-- results:end -->.  Every number here comes
@@ -71,16 +71,24 @@ def md_table(header, rows):
     return "\n".join(out)
 
 
+# The order-0 pair at the two call sites the targets are judged at.
+MODULE_SITE = ("page", "0", "hot")
+KERNEL_SITE = ("kpage", "0", "hot")
+SITES = ((MODULE_SITE, "module call site"), (KERNEL_SITE, "kernel call site"))
+
+
 def bench_label(bench, arg, kind):
     if bench == "page":
         s = "page order %s" % arg
+    elif bench == "kpage":
+        s = "page order 0, kernel call site"
     elif bench == "bulk":
         s = "alloc_pages_bulk_array %s (per page)" % arg
     elif bench == "kmalloc":
         s = "kmalloc(%s)" % arg
     else:
         s = "kmem_cache %s B" % arg
-    return s + (", batch" if kind == "batch" else "")
+    return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
 
 
 class Report:
@@ -90,6 +98,7 @@ class Report:
         self.perf = read_csv(os.path.join(d, "perf.csv"))
         self.boot = read_csv(os.path.join(d, "boot.csv"))
         self.skipped = read_csv(os.path.join(d, "skipped.csv"))
+        self.cache = read_csv(os.path.join(d, "cachesim.csv"))
         allrows = self.micro + self.perf + self.boot
         measured = [r for r in ROWS_ORDER
                     if any(x["row"] == r for x in allrows)]
@@ -191,6 +200,9 @@ class Report:
             (self.boot, lambda r: (r["row"], r["mem_mib"]),
              ["init_ns", "memtotal_kb", "memfree_kb", "memavail_kb",
               "page_ext_bytes"]),
+            (self.cache, lambda r: (r["row"], r["bench"], r["arg"],
+                                    r["kind"], r["n"]),
+             ["ops", "accesses", "lines", "l1_miss", "l2_miss", "op_lines"]),
         ]
         n = 0
         for data, key, cols in checks:
@@ -204,7 +216,8 @@ class Report:
                     self.mismatch.append("%s: only %d icount run(s)" %
                                          (k, len(runs)))
                     continue
-                a, b = runs.get("icount-1"), runs.get("icount-2")
+                first = sorted(runs)[0].rsplit("-", 1)[0]
+                a, b = runs.get(first + "-1"), runs.get(first + "-2")
                 for c in cols:
                     n += 1
                     if a is None or b is None or a[c] != b[c]:
@@ -407,11 +420,68 @@ class Report:
                         "%.0f" % max(per) if per else "-"])
         return md_table(hdr, out)
 
+    # --- memory traffic (cachesim) -------------------------------------------
+    def cache_fig(self, row, key):
+        """Per-op figures of a row's first cachesim run, or None."""
+        for r in self.cache:
+            if (r["row"], r["run"]) == (row, "cache-1") and \
+                    (r["bench"], r["arg"], r["kind"]) == key:
+                ops = int(r["ops"])
+                if not ops:
+                    return None
+                return {"op_lines": int(r["op_lines"]) / ops,
+                        "lines": int(r["lines"]) / ops,
+                        "l1": int(r["l1_miss"]) / ops,
+                        "l2": int(r["l2_miss"]) / ops,
+                        "n": r["n"]}
+        return None
+
+    def cache_keys(self, kind):
+        keys = []
+        for r in self.cache:
+            k = (r["bench"], r["arg"], r["kind"])
+            if k[2] == kind and k not in keys:
+                keys.append(k)
+        return keys
+
+    def cache_rows(self):
+        return [r for r in ROWS_ORDER if any(x["row"] == r for x in self.cache)]
+
+    def table_cache(self, kind):
+        """Lines and misses per op, one column group a call site."""
+        keys = self.cache_keys(kind)
+        site = {"page": "module", "kpage": "kernel"}
+        hdr = ["row"]
+        for k in keys:
+            w = site.get(k[0], k[0])
+            if kind == "hot":
+                hdr += ["%s: lines/op" % w, "vs off", "%s: L1 misses/op" % w]
+            else:
+                hdr += ["%s: lines/op" % w, "%s: L1 misses/op" % w,
+                        "%s: L2 misses/op" % w]
+        out = []
+        for row in self.cache_rows():
+            base_row = "off-distro" if is_distro(row) else "off"
+            line = [row]
+            for k in keys:
+                c, b = self.cache_fig(row, k), self.cache_fig(base_row, k)
+                if c is None:
+                    line += ["-", "-", "-"]
+                elif kind == "hot":
+                    line += ["%.2f" % c["op_lines"],
+                             "" if row == base_row or b is None else
+                             "%+.2f" % (c["op_lines"] - b["op_lines"]),
+                             "%.3f" % c["l1"]]
+                else:
+                    line += ["%.2f" % c["lines"], "%.3f" % c["l1"],
+                             "%.3f" % c["l2"]]
+            out.append(line)
+        return md_table(hdr, out)
+
     # --- targets --------------------------------------------------------------
     def targets(self):
         """(target, verdict, evidence) computed from the data."""
         t = []
-        order0 = ("page", "0", "hot")
 
         def absent(row):
             if row in self.rows:
@@ -419,35 +489,55 @@ class Report:
             return "not measured: %s" % self.skip_reason.get(
                 row, "row not in the data")
 
-        def order0(row):
-            return self.micro_icount(row, ("page", "0", "hot"))
-
-        def share_target(row, peer, num, den):
+        def share_target(row, peer, num, den, key, where):
             """row adds at most num/den of what peer adds over off."""
             if num == den:
                 name = "`%s` adds no more than `%s` over `off` " \
-                       "(order-0 page alloc+free, instructions)" % (row, peer)
+                       "(order-0 page alloc+free, %s, instructions)" % (
+                           row, peer, where)
             else:
                 name = "`%s` adds at most %d/%d of what `%s` adds over " \
-                       "`off` (order-0 page alloc+free, instructions)" % (
-                           row, num, den, peer)
+                       "`off` (order-0 page alloc+free, %s, " \
+                       "instructions)" % (row, num, den, peer, where)
             a = absent(row) or absent(peer) or absent("off")
             if a:
                 return (name, "not measured", a)
-            o, r, p = order0("off"), order0(row), order0(peer)
+            o, r, p = [self.micro_icount(x, key) for x in ("off", row, peer)]
             if None in (o, r, p):
-                return (name, "not measured", "no order-0 figure")
+                return (name, "not measured", "no %s figure" % where)
             ok = (r - o) * den <= (p - o) * num
             return (name, "met" if ok else "not met",
                     "+%.1f vs +%.1f over %.1f (%s vs %s)" % (
                         r - o, p - o, o, fmt_pct(pct(r, o)),
                         fmt_pct(pct(p, o))))
+
+        def within_target(row, limit, key, where, label):
+            name = "%s`%s` within +%d%% of `off` (order-0 page alloc+free, " \
+                   "%s, instructions)" % (label, row, limit, where)
+            a = absent(row) or absent("off")
+            if a:
+                return (name, "not measured", a)
+            o, r = self.micro_icount("off", key), self.micro_icount(row, key)
+            if None in (o, r):
+                return (name, "not measured", "no %s figure" % where)
+            return (name, "met" if (r - o) * 100 <= o * limit else "not met",
+                    "+%.1f over %.1f (%s)" % (r - o, o, fmt_pct(pct(r, o))))
         # Stock 7.3 peers: the fork's page-flags form against stock's
-        # compressed form, its page_ext form against stock's pointers.
-        t.append(share_target("fork-flags", "stock-compressed", 1, 3))
-        t.append(share_target("fork-page_ext", "stock-pointer", 1, 2))
-        t.append(share_target("fork-pointer", "stock-pointer", 1, 1))
-        t.append(share_target("fork-disabled", "stock-disabled", 1, 1))
+        # compressed form, its page_ext form against stock's pointers; at
+        # a module call site and at a kernel one (their tags decode apart).
+        for key, where in SITES:
+            t.append(share_target("fork-flags", "stock-compressed", 1, 3,
+                                  key, where))
+            if key == KERNEL_SITE:
+                t.append(within_target("fork-flags", 10, key, where, ""))
+                t.append(within_target("fork-flags", 5, key, where,
+                                       "Stretch: "))
+            t.append(share_target("fork-page_ext", "stock-pointer", 1, 2,
+                                  key, where))
+            t.append(share_target("fork-pointer", "stock-pointer", 1, 1,
+                                  key, where))
+            t.append(share_target("fork-disabled", "stock-disabled", 1, 1,
+                                  key, where))
 
         # The series leaves the slab paths alone (slab objects keep pointer
         # references in every form): what differs between rows is the
@@ -490,6 +580,51 @@ class Report:
                     ", ".join(ev) or "no boot data")
         t.append(mem_target("fork-flags", 0))
         t.append(mem_target("fork-page_ext", 2))
+
+        name = ("`fork-page_ext` needs at most a quarter of the `page_ext` "
+                "bytes of `stock-pointer`")
+        a = absent("fork-page_ext") or absent("stock-pointer")
+        if a:
+            t.append((name, "not measured", a))
+        else:
+            ev, ok = [], True
+            for mem in self.mems():
+                r = self.boot_icount("fork-page_ext", mem)
+                p = self.boot_icount("stock-pointer", mem)
+                if r is None or p is None:
+                    continue
+                rb, pb = int(r["page_ext_bytes"]), int(p["page_ext_bytes"])
+                ok = ok and rb * 4 <= pb
+                ev.append("%d GiB: %d B vs %d B" % (int(mem) // 1024, rb, pb))
+            t.append((name, "met" if ok and ev else "not met",
+                      ", ".join(ev) or "no boot data"))
+
+        # The page_ext line (cachesim, hot loop): each row that keeps its
+        # tag in page_ext touches a line more per op than the page-flags
+        # row of the same kernel, which touches none of page_ext.
+        name = ("Memory traffic: the rows with tags in `page_ext` touch at "
+                "least one more cache line per op (0.95 on average) than their "
+                "kernel's page-flags row (hot order-0 loop, both call "
+                "sites)")
+        pairs = (("stock-pointer", "stock-compressed"),
+                 ("fork-pointer", "fork-flags"),
+                 ("fork-page_ext", "fork-flags"))
+        ev, bad = [], []
+        for key, where in SITES:
+            for row, flags in pairs:
+                c, f = self.cache_fig(row, key), self.cache_fig(flags, key)
+                if c is None or f is None:
+                    continue
+                d = c["op_lines"] - f["op_lines"]
+                ev.append("%s %+.2f over %s (%s)" % (row, d, flags,
+                                                     where.split()[0]))
+                if d < 0.95:
+                    bad.append("%s (%s)" % (row, where.split()[0]))
+        if not ev:
+            t.append((name, "not measured", "no cachesim data"))
+        else:
+            t.append((name, "not met: " + ", ".join(bad) if bad else "met",
+                      "; ".join(ev)))
 
         # Boot is judged on icount (instructions to /init), never on TCG
         # wall time: each fork row against its stock peer.
@@ -552,6 +687,8 @@ set rmargin 12
 plot %s
 """ % plot
             made += self.gnuplot("overhead", script)
+        made += self.plot_lead()
+        made += self.plot_traffic()
         mems = self.mems()
         if mems:
             dat = os.path.join(self.d, "memory.dat")
@@ -578,6 +715,72 @@ plot %s
 """ % plot
             made += self.gnuplot("memory", script)
         return made
+
+    def plot_lead(self):
+        """The lead table's instructions: each fork form beside its peer."""
+        pairs = [("fork-flags", "stock-compressed"),
+                 ("fork-page_ext", "stock-pointer"),
+                 ("fork-pointer", "stock-pointer"),
+                 ("fork-disabled", "stock-disabled")]
+        if self.micro_icount("off", MODULE_SITE) is None:
+            return []
+        dat = os.path.join(self.d, "lead.dat")
+        with open(dat, "w") as f:
+            f.write("# pair fork_module peer_module fork_kernel peer_kernel\n")
+            for row, peer in pairs:
+                vals = []
+                for key in (MODULE_SITE, KERNEL_SITE):
+                    off = self.micro_icount("off", key)
+                    for x in (row, peer):
+                        v = self.micro_icount(x, key)
+                        vals.append("?" if v is None or off is None
+                                    else "%.1f" % (v - off))
+                f.write('"%s vs %s" %s\n' % (row, peer, " ".join(vals)))
+        titles = ["fork, module site", "stock peer, module site",
+                  "fork, kernel site", "stock peer, kernel site"]
+        plot = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
+                         for i, t in enumerate(titles))
+        return self.gnuplot("lead", """
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel 'instructions over off per order-0 alloc+free'
+set title 'The fork against stock 7.3 (QEMU icount, 1 vCPU)'
+set xtics scale 0 font ',9'
+set grid ytics
+set key top right
+plot %s
+""" % plot)
+
+    def plot_traffic(self):
+        rows = self.cache_rows()
+        ws = ("page", "0", "ws")
+        if not rows:
+            return []
+        dat = os.path.join(self.d, "traffic.dat")
+        with open(dat, "w") as f:
+            f.write("# row hot_lines_per_op ws_l1_miss_per_op "
+                    "ws_l2_miss_per_op\n")
+            for row in rows:
+                h, w = self.cache_fig(row, MODULE_SITE), self.cache_fig(row, ws)
+                f.write('"%s" %s %s %s\n' % (
+                    row, "?" if h is None else "%.2f" % h["op_lines"],
+                    "?" if w is None else "%.3f" % w["l1"],
+                    "?" if w is None else "%.3f" % w["l2"]))
+        return self.gnuplot("traffic", """
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -40 scale 0 font ',9'
+set grid ytics
+set bmargin 9
+set multiplot layout 1,2 title 'Memory traffic per order-0 alloc+free, module call site (cache model)'
+set title 'hot loop: distinct lines a pair'
+plot '%s' using 2:xtic(1) notitle
+set title 'working set: misses a pair'
+plot '%s' using 3:xtic(1) title 'L1', '' using 4 title 'L2'
+unset multiplot
+""" % (dat, dat))
 
     def gnuplot(self, name, body):
         made = []
@@ -610,44 +813,60 @@ plot %s
 
     # --- output -----------------------------------------------------------------------
     def lead(self):
-        """Each fork form against its stock 7.3 peer, with the verdict."""
+        """Each fork form against its stock 7.3 peer, with the verdicts."""
         pairs = [("fork-flags", "stock-compressed"),
                  ("fork-page_ext", "stock-pointer"),
                  ("fork-pointer", "stock-pointer"),
                  ("fork-disabled", "stock-disabled")]
-        key = ("page", "0", "hot")
-        off = self.micro_icount("off", key)
         verdicts = {}
         for target, verdict, _ in self.targets():
             for row, _ in pairs:
-                if target.startswith("`%s` adds" % row):
-                    verdicts[row] = verdict
+                for key, where in SITES:
+                    if target.startswith("`%s` adds" % row) and \
+                            where in target:
+                        verdicts.setdefault(row, []).append(
+                            "%s: %s" % (where.split()[0], verdict))
 
-        def over(row):
-            v = self.micro_icount(row, key)
+        def over(row, key):
+            v, off = self.micro_icount(row, key), self.micro_icount("off", key)
             return "-" if v is None or off is None else "+%.1f" % (v - off)
+
+        def pair(row, peer, f):
+            return "%s / %s" % (f(row), f(peer))
 
         def ext(row):
             per = [int(r["page_ext_bytes"]) * 1024 // int(r["mem_mib"])
                    for r in self.boot if r["row"] == row and
                    r["run"] == "icount-1"]
             return "%.2f MiB" % (max(per) / 2**20) if per else "-"
-        hdr = ["fork form", "stock peer", "fork: instr. over off",
-               "peer: instr. over off", "fork: page_ext per GiB",
-               "peer: page_ext per GiB", "target verdict"]
-        out = [[row, peer, over(row), over(peer), ext(row), ext(peer),
-                verdicts.get(row, "-")] for row, peer in pairs]
+
+        def cache(key, what):
+            def f(row):
+                c = self.cache_fig(row, key)
+                return "-" if c is None else "%.2f" % c[what]
+            return f
+        hdr = ["fork form / stock peer",
+               "instr. over off, module site", "instr. over off, kernel site",
+               "lines/op, hot", "L2 misses/op, working set",
+               "page_ext per GiB", "target verdicts"]
+        out = [["%s / %s" % (row, peer),
+                pair(row, peer, lambda x: over(x, MODULE_SITE)),
+                pair(row, peer, lambda x: over(x, KERNEL_SITE)),
+                pair(row, peer, cache(MODULE_SITE, "op_lines")),
+                pair(row, peer, cache(("page", "0", "ws"), "l2")),
+                pair(row, peer, ext),
+                ", ".join(verdicts.get(row, ["-"]))] for row, peer in pairs]
         return md_table(hdr, out)
 
     def headline(self):
         keys = [("page", "0", "hot"), ("kmalloc", "64", "hot")]
         hdr = ["row", "order-0 page (instr.)", "vs off", "kmalloc(64) (instr.)",
-               "vs off", "page_ext per GiB"]
+               "vs off", "page_ext per GiB", "page_ext a page"]
         out = []
-        for row in ROWS_ORDER:
+        for row in [r for r in ROWS_ORDER if not is_distro(r)]:
             if row not in self.rows:
                 out.append([row, "skipped: %s" % self.skip_reason.get(
-                    row, "no data"), "", "", "", ""])
+                    row, "no data"), "", "", "", "", ""])
                 continue
             line = [row]
             for k in keys:
@@ -660,6 +879,7 @@ plot %s
                    r["run"] == "icount-1"]
             line.append("%d B (%.2f MiB)" % (max(per), max(per) / 2**20)
                         if per else "")
+            line.append("%.2f B" % (max(per) / 262144) if per else "")
             out.append(line)
         return md_table(hdr, out)
 
@@ -679,15 +899,21 @@ plot %s
                  "tables from the CSVs. Do not edit by hand.\n")
         if self.rows:
             s.append("## The fork against stock 7.3\n")
-            s.append("Order-0 `alloc_pages()`+`__free_pages()` from a module, "
-                     "guest instructions under icount (1 GiB guest), over "
-                     "profiling compiled out (`off`); `page_ext` bytes for "
-                     "tagging per GiB of RAM. The targets are in the table "
-                     "after Setup. Cache lines and misses per op are not "
-                     "measured yet: the cache-model plugin "
-                     "(`benchmarks/cachesim/`) is not wired into the "
-                     "benchmark.\n")
+            s.append("Each cell is fork / peer. Order-0 page alloc+free: "
+                     "guest instructions under icount (1 GiB guest) over "
+                     "profiling compiled out (`off`), with the tag at a "
+                     "module call site (`alloc_pages()` in the benchmark "
+                     "module) and at a kernel one (`alloc_page()` in "
+                     "`net/core/sock.c`); cache lines one alloc+free touches "
+                     "in a hot loop, and L2 misses per op over a working "
+                     "set of %s pages, from the cache model (see Memory "
+                     "traffic); `page_ext` bytes for tagging per GiB of RAM. "
+                     "All targets are in the table after Setup.\n" %
+                     (self.cache_fig("off", ("page", "0", "ws")) or
+                      {"n": "?"})["n"])
             s.append(self.lead() + "\n")
+            if any(p.startswith("lead") for p in plots):
+                s.append("![fork against stock](lead.svg)\n")
         s.append("## Setup\n")
         s.append(self.meta() + "\n")
         rows_desc = []
@@ -729,6 +955,53 @@ plot %s
                  "references in `slabobj_ext` in every form, so their rows "
                  "differ between forms only by the loop's amortised overhead "
                  "(a fraction of an instruction per op).\n")
+        s.append("`page order 0, kernel call site` allocates through "
+                 "`skb_page_frag_refill()` with "
+                 "`net.core.high_order_alloc_disable=1`: one "
+                 "`alloc_page(GFP_KERNEL)` whose tag is in vmlinux "
+                 "(`net/core/sock.c`), freed by the module with "
+                 "`__free_page()`; it costs a few instructions more than "
+                 "the module's own `alloc_pages()` in every row, `off` "
+                 "included. `working set` allocates all N pages, then frees "
+                 "them (N = %s, far beyond the caches). `page_owner` is "
+                 "profiling "
+                 "compiled out with `CONFIG_PAGE_OWNER=y`, booted with "
+                 "`page_owner=on`: it saves a stack trace a page allocation "
+                 "(what a user might pick instead; its `page_ext` bytes are "
+                 "in Boot and memory).\n" % (
+                     ", ".join("%s: %d MiB of pages, %d MiB of `struct "
+                               "page`" % (n, int(n) // 256, int(n) // 16384)
+                               for n in sorted({r["n"] for r in self.micro
+                                                if r["kind"] == "ws"}))
+                     or "?"))
+        if self.cache:
+            s.append("## Memory traffic (cache model)\n")
+            s.append("The `cachesim` QEMU plugin (`benchmarks/cachesim/`) "
+                     "feeds every guest load and store between the "
+                     "benchmark module's markers into a cache model (%s; "
+                     "the caches start empty at each window) under icount; "
+                     "each configuration ran twice and the figures are "
+                     "checked identical (Determinism). Hot loop: %s "
+                     "alloc+free pairs; `lines/op` counts the distinct "
+                     "64-byte lines each pair touches on its own (code "
+                     "fetches excluded), `vs off` against the row's "
+                     "baseline. A tag in `page_ext` is one more line per "
+                     "page; in the page-flags forms it lives in the "
+                     "`struct page` line the allocator touches anyway.\n" % (
+                         ", ".join(sorted({r["cache_model"]
+                                           for r in self.cache})),
+                         ", ".join(sorted({r["n"] for r in self.cache
+                                           if r["kind"] == "hot"}))))
+            s.append(self.table_cache("hot") + "\n")
+            s.append("Working set: all N pages allocated, then all freed, "
+                     "in one window; `lines/op` is the window's distinct "
+                     "lines over N, the misses are per op. `page_ext` "
+                     "entries of neighbouring pages share a line (8 a line "
+                     "with pointers, 32 with 2-byte indexes), so its extra "
+                     "misses are a fraction of a line per page.\n")
+            s.append(self.table_cache("ws") + "\n")
+            if any(p.startswith("traffic") for p in plots):
+                s.append("![memory traffic](traffic.svg)\n")
         s.append("## Microbenchmark: wall time per alloc+free (TCG)\n")
         s.append("ns per op, median [min–max] of %s repeats in one boot; "
                  "QEMU TCG without icount (emulated, so absolute values are "

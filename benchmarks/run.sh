@@ -6,12 +6,14 @@
 # and plots with benchmarks/report.py.
 #
 # Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
-# exactly) and one plain-TCG run with REPS repeats (wall time).  Per row
+# exactly), one plain-TCG run with REPS repeats (wall time) and two icount
+# runs under the cachesim plugin (memory traffic; identical CSVs).  Per row
 # and guest memory size: two icount boots and TCG_BOOTS plain boots.
 #
 # Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
 # $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
-# MEMS, REPS, TCG_BOOTS, MICRO_N, PF_ROUNDS, FORKS, HB_LOOPS, NO_BUILD=1,
+# MEMS, REPS, TCG_BOOTS, MICRO_N, WS_N, CACHE_N, PF_ROUNDS, FORKS, HB_LOOPS,
+# NO_BUILD=1, NO_CACHESIM=1 (skip the plugin runs),
 # MATRIX (another matrix file), HARNESS_ARGS (kernel arguments for every
 # boot of every row; default nolapic_timer, see below), TCG_ARGS (more of
 # them for plain-TCG boots; default: the host TSC rate, see below).
@@ -22,10 +24,12 @@ bdir=$TOP/benchmarks
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
 	: "${MEMS:=1G}" "${REPS:=2}" "${TCG_BOOTS:=1}" "${MICRO_N:=20000}"
+	: "${WS_N:=16384}" "${CACHE_N:=2000}"
 	: "${PF_ROUNDS:=10}" "${FORKS:=200}" "${HB_LOOPS:=5}"
 	: "${RESULTS:=$BUILD/bench/quick}"
 else
 	: "${MEMS:=1G 4G 16G}" "${REPS:=5}" "${TCG_BOOTS:=3}" "${MICRO_N:=100000}"
+	: "${WS_N:=65536}" "${CACHE_N:=10000}"
 	: "${PF_ROUNDS:=40}" "${FORKS:=1000}" "${HB_LOOPS:=20}"
 	: "${RESULTS:=$TOP/results}"
 fi
@@ -73,6 +77,21 @@ perf_host_version=$("$perf" version | awk '{ print $3 }')
 gcc -O2 -Wall -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
 TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
 
+# The cache model (benchmarks/cachesim): L1d 32 KiB 8-way, L2 1 MiB
+# 16-way, 64-byte lines, emptied at each window's start.
+CACHE_GEOM="l1=32768:8,l2=1048576:16,line=64,flush=on"
+cachesim=""
+if [ "${NO_CACHESIM:-0}" != 1 ]; then
+	rc=0
+	cachesim=$("$bdir/cachesim/build.sh" | tail -1) || rc=$?
+	if [ $rc = 2 ]; then
+		log "cachesim: plugin header not available; memory-traffic runs left out"
+		cachesim=""
+	elif [ $rc != 0 ]; then
+		die "benchmarks/cachesim/build.sh failed (exit $rc)"
+	fi
+fi
+
 # scripts/boot.sh -i makes the icount runs repeat exactly (fixed initramfs,
 # RTC and serial files; see there).
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
@@ -90,6 +109,7 @@ echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
 echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
 echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes" >"$work/boot.csv"
 echo "date,commit,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
+echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
 
 mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
 
@@ -97,6 +117,7 @@ mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo
 nrows=$(grep -cv '^#\|^ *$' "$MATRIX")
 nmems=$(echo $MEMS | wc -w)
 per_row=$((3 + nmems * (2 + TCG_BOOTS)))
+[ -z "$cachesim" ] || per_row=$((per_row + 2))
 total=$((nrows * per_row))
 step=0
 
@@ -111,6 +132,8 @@ progress() { # ROW WHAT
 boot_run() {
 	local row=$1 kernel=$2 args=$3 mem=$4 icount=$5 run=$6 ref=$7 en=$8 phases=$9
 	local out=$logs/$row-$mem-$run rc=0 iflag="" imode=off date meta timeout=3600
+	local qextra=${QEMU_EXTRA:-}
+	rm -f "$out.data"
 	[ "$icount" = 1 ] && iflag=-i imode=shift=0,sleep=off
 	local append=() hargs=$HARNESS_ARGS
 	[ "$icount" = 1 ] || hargs="$hargs $TCG_ARGS"
@@ -118,10 +141,14 @@ boot_run() {
 	[ -n "$hargs" ] && append=(-A "$hargs")
 	[ "$args" != - ] && append+=(-A "$args")
 	scripts_env=(-e "REPS=$REPS" -e "MICRO_N=$MICRO_N" -e "PF_ROUNDS=$PF_ROUNDS"
-		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS")
+		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS" -e "WS_N=$WS_N" -e "CACHE_N=$CACHE_N")
 	[ "$phases" = boot ] && scripts_env+=(-e REPS=1)
+	if [ "$phases" = cache ]; then
+		rm -f "$out.cache.csv"
+		qextra="$qextra -plugin $cachesim,out=$out.cache.csv,$CACHE_GEOM"
+	fi
 	date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	"$TOP/scripts/boot.sh" -k "$kernel" -m "$mem" -s 1 -a tcg $iflag -q -t "$timeout" \
+	QEMU_EXTRA=$qextra "$TOP/scripts/boot.sh" -k "$kernel" -m "$mem" -s 1 -a tcg $iflag -q -t "$timeout" \
 		-o "$out" ${append[@]+"${append[@]}"} "${scripts_env[@]}" -- \
 		/bench/bench-guest.sh "$ref" "$en" "$phases" >/dev/null 2>"$out.err" || rc=$?
 	if [ $rc = 3 ] && grep -q '^@@SKIP' "$out/guest.log"; then
@@ -147,7 +174,23 @@ boot_run() {
 			$5, $6, pct($7), $8, $9, $10 >> (dir "/perf.csv") }
 		$1 == "@@BOOT" { printf "%s,%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5, $6 >> (dir "/boot.csv") }
 	' "$out/guest.log"
-	grep '^@@[A-Z]' "$out/guest.log" | grep -v '^@@SKIP' >"$out.data" || true
+	if [ "$phases" = cache ]; then
+		# The plugin's windows, in order, are the guest's @@CACHE lines.
+		[ -s "$out.cache.csv" ] || die "$row ($run): the cachesim plugin wrote no $out.cache.csv"
+		local nwin ncache
+		nwin=$(($(wc -l <"$out.cache.csv") - 1))
+		ncache=$(grep -c '^@@CACHE' "$out/guest.log" || true)
+		[ "$nwin" = "$ncache" ] ||
+			die "$row ($run): $nwin cachesim windows for $ncache @@CACHE lines; logs in $out"
+		grep '^@@CACHE' "$out/guest.log" | paste -d' ' - <(tail -n +2 "$out.cache.csv" | tr , ' ') |
+			awk -v m="$meta" -v g="\"$CACHE_GEOM\"" '$20 != "stop" { bad = 1; exit }
+				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", m, g, $2, $3, $4, $5,
+					$9, $10, $11, $12, $13, $18 }
+				END { exit bad }' >>"$work/cachesim.csv" ||
+			die "$row ($run): a cachesim window did not end at its STOP marker"
+		cat "$out.cache.csv" >>"$out.data"
+	fi
+	grep '^@@[A-Z]' "$out/guest.log" | grep -v '^@@SKIP' >>"$out.data" || true
 }
 
 # same_data ROW WHAT A B: the two icount runs must agree exactly.
@@ -175,6 +218,13 @@ while read -r row kernel ref en args; do
 	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
 	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
 	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf"
+	if [ -n "$cachesim" ]; then
+		for i in 1 2; do
+			progress "$row" "memory traffic (cachesim), icount run $i/2, 1G"
+			boot_run "$row" "$kernel" "$args" 1G 1 "cache-$i" "$ref" "$en" cache
+		done
+		same_data "$row" "cachesim" "$logs/$row-1G-cache-1" "$logs/$row-1G-cache-2"
+	fi
 	for mem in $MEMS; do
 		for i in 1 2; do
 			progress "$row" "boot, icount run $i/2, $mem"

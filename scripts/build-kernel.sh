@@ -72,6 +72,8 @@ for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	dst=$out/extmod/$name
 	mkdir -p "$dst"
 	cp -u "$m"/* "$dst"/
+	# Benchmark modules mark their loops for the cachesim plugin.
+	case $m in "$TOP"/benchmarks/*) cp -u "$TOP/benchmarks/cachesim/marker.h" "$dst"/ ;; esac
 	kmake M="$dst" modules
 done
 log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage"

@@ -4,7 +4,8 @@
  * data access made between a START and a STOP marker into a two-level
  * set-associative LRU cache model, and writes one CSV record per
  * START..STOP window: accesses, distinct cache lines, L1 and L2 misses,
- * and the same per marked operation.
+ * and the same per marked operation, plus the distinct lines of each
+ * operation alone (summed over the operations: "op_lines").
  *
  * Markers are 7-byte NOPs, "nopl DISP32(%rax)" = 0f 1f 80 <disp32>, with a
  * magic displacement (marker.h): recognised here at translation time from
@@ -97,6 +98,7 @@ static bool level_access(struct level *c, uint64_t line)
 
 struct lineset {
 	uint64_t *slot;		/* line + 1, or 0 if empty */
+	uint64_t *filled;	/* indexes of the n used slots, for clearing */
 	uint64_t cap, n;	/* cap is a power of two */
 };
 
@@ -116,11 +118,12 @@ static void lineset_grow(struct lineset *s)
 
 	s->cap = old.cap ? old.cap * 2 : 4096;
 	s->slot = g_new0(uint64_t, s->cap);
+	s->filled = g_new(uint64_t, s->cap / 2);
 	s->n = 0;
-	for (uint64_t i = 0; i < old.cap; i++)
-		if (old.slot[i])
-			lineset_add(s, old.slot[i] - 1);
+	for (uint64_t i = 0; i < old.n; i++)
+		lineset_add(s, old.slot[old.filled[i]] - 1);
 	g_free(old.slot);
+	g_free(old.filled);
 }
 
 static void lineset_add(struct lineset *s, uint64_t line)
@@ -133,12 +136,14 @@ static void lineset_add(struct lineset *s, uint64_t line)
 		if (s->slot[i] == line + 1)
 			return;
 	s->slot[i] = line + 1;
-	s->n++;
+	s->filled[s->n++] = i;
 }
 
+/* O(n), not O(cap): the per-op set is cleared at every OP marker. */
 static void lineset_clear(struct lineset *s)
 {
-	memset(s->slot, 0, s->cap * sizeof(*s->slot));
+	for (uint64_t i = 0; i < s->n; i++)
+		s->slot[s->filled[i]] = 0;
 	s->n = 0;
 }
 
@@ -146,7 +151,8 @@ static void lineset_clear(struct lineset *s)
 
 static GMutex lock;
 static struct level l1, l2;
-static struct lineset lines;
+static struct lineset lines;	/* the window's distinct lines */
+static struct lineset op_set;	/* the current operation's */
 static unsigned line_shift = 6;
 static bool flush_at_start = true;
 static FILE *out;		/* NULL: qemu_plugin_outs() */
@@ -154,6 +160,7 @@ static FILE *out;		/* NULL: qemu_plugin_outs() */
 static bool armed;		/* between START and STOP */
 static uint64_t window;		/* windows closed so far */
 static uint64_t ops, accesses, l1_miss, l2_miss;
+static uint64_t op_lines;	/* sum over the window's ops of their lines */
 
 static void emit(const char *s)
 {
@@ -176,17 +183,18 @@ static void per_op(char *buf, size_t len, uint64_t v)
 /* Write the current window's record; end says how it ended. */
 static void record(const char *end)
 {
-	char a[32], l[32], m1[32], m2[32], buf[512];
+	char a[32], l[32], m1[32], m2[32], ol[32], buf[512];
 
 	per_op(a, sizeof(a), accesses);
 	per_op(l, sizeof(l), lines.n);
 	per_op(m1, sizeof(m1), l1_miss);
 	per_op(m2, sizeof(m2), l2_miss);
+	per_op(ol, sizeof(ol), op_lines);
 	snprintf(buf, sizeof(buf),
 		 "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		 ",%" PRIu64 ",%s,%s,%s,%s,%s\n",
+		 ",%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s\n",
 		 window, ops, accesses, lines.n, l1_miss, l2_miss,
-		 a, l, m1, m2, end);
+		 a, l, m1, m2, op_lines, ol, end);
 	emit(buf);
 	window++;
 }
@@ -200,8 +208,9 @@ static void marker_exec(unsigned int vcpu, void *udata)
 	switch (magic) {
 	case CACHESIM_MAGIC_START:
 		/* A second START restarts the window: the first is dropped. */
-		ops = accesses = l1_miss = l2_miss = 0;
+		ops = accesses = l1_miss = l2_miss = op_lines = 0;
 		lineset_clear(&lines);
+		lineset_clear(&op_set);
 		if (flush_at_start) {
 			level_flush(&l1);
 			level_flush(&l2);
@@ -209,8 +218,12 @@ static void marker_exec(unsigned int vcpu, void *udata)
 		__atomic_store_n(&armed, true, __ATOMIC_RELAXED);
 		break;
 	case CACHESIM_MAGIC_OP:
-		if (armed)
+		if (armed) {
 			ops++;
+			/* Lines touched since the last OP (or START). */
+			op_lines += op_set.n;
+			lineset_clear(&op_set);
+		}
 		break;
 	case CACHESIM_MAGIC_STOP:
 		if (armed)
@@ -251,6 +264,7 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		accesses++;
 		for (uint64_t line = first; line <= last; line++) {
 			lineset_add(&lines, line);
+			lineset_add(&op_set, line);
 			if (!level_access(&l1, line)) {
 				l1_miss++;
 				if (!level_access(&l2, line))
@@ -387,6 +401,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!level_init(&l2, l2_size, l2_ways, line))
 		return fail("l2: SIZE/(WAYS*line) must be a power of two", "l2");
 	lineset_grow(&lines);
+	lineset_grow(&op_set);
 
 	if (out_path) {
 		out = fopen(out_path, "w");
@@ -394,7 +409,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return fail("cannot open", out_path);
 	}
 	emit("window,ops,accesses,lines,l1_miss,l2_miss,"
-	     "accesses_per_op,lines_per_op,l1_miss_per_op,l2_miss_per_op,end\n");
+	     "accesses_per_op,lines_per_op,l1_miss_per_op,l2_miss_per_op,"
+	     "op_lines,op_lines_per_op,end\n");
 
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

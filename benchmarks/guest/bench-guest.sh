@@ -5,18 +5,23 @@
 #   @@SKIP REASON                        the row's representation is missing
 #   @@BOOT INIT_NS MEMTOTAL_KB MEMFREE_KB MEMAVAIL_KB PAGE_EXT_BYTES
 #   @@MICRO REP MODE ARG N KIND TOTAL_NS NS_PER_OP_X100
+#   @@CACHE MODE ARG N KIND TOTAL_NS NS_PER_OP_X100   one cachesim window
 #   @@PERF REP WORKLOAD EVENTS OPS ELAPSED_NS NS_PER_OP_X100 TASK_CLOCK_NS FAULTS CSW
-# Usage: bench-guest.sh REF ENABLED PHASE...   (phases: boot micro perf)
+# Usage: bench-guest.sh REF ENABLED PHASE...   (phases: boot micro perf cache)
 #   REF      none (profiling compiled out), pointer, flags, page_ext
 #   ENABLED  expected /proc/sys/vm/mem_profiling (0 or 1; "-" for none)
 # Environment: REPS (repeats of micro and perf, default 1), MICRO_N
 # (operations for the order-0 page and kmalloc loops, default 100000),
+# WS_N (pages of the working-set runs, default 65536: 256 MiB of pages,
+# 4 MiB of struct page), CACHE_N (operations of a hot cachesim window),
 # PF_ROUNDS, FORKS, HB_LOOPS (workload sizes).
 set -eu
 want_ref=$1 want_enabled=$2
 shift 2
 REPS=${REPS:-1}
 MICRO_N=${MICRO_N:-100000}
+WS_N=${WS_N:-65536}
+CACHE_N=${CACHE_N:-10000}
 PF_ROUNDS=${PF_ROUNDS:-40}
 FORKS=${FORKS:-1000}
 HB_LOOPS=${HB_LOOPS:-20}
@@ -74,12 +79,20 @@ micro_one() { # REP MODE ARG N [batch]
 	echo "@@MICRO $rep $(cat /sys/kernel/debug/allocbench/run)"
 }
 
+# kpage: order-0 frag pages, so that skb_page_frag_refill() is one
+# alloc_page() at its kernel call site (net/core/sock.c).
+kpage_on() {
+	echo "$1" >/proc/sys/net/core/high_order_alloc_disable
+}
+
 phase_micro() {
 	insmod /modules/allocbench.ko
+	kpage_on 1
 	n=$MICRO_N
 	r=1
 	while [ "$r" -le "$REPS" ]; do
 		micro_one "$r" page 0 "$n"
+		micro_one "$r" kpage 0 "$n"
 		micro_one "$r" page 1 $((n / 2))
 		micro_one "$r" page 2 $((n / 4))
 		micro_one "$r" page 3 $((n / 4))
@@ -91,8 +104,25 @@ phase_micro() {
 		micro_one "$r" kmalloc 64 "$n" batch
 		micro_one "$r" cache 64 "$n"
 		micro_one "$r" cache 64 "$n" batch
+		micro_one "$r" page 0 "$WS_N" ws
+		micro_one "$r" kpage 0 "$WS_N" ws
 		r=$((r + 1))
 	done
+	kpage_on 0
+	rmmod allocbench
+}
+
+# Under the cachesim plugin: one marked window a command, in this order
+# (benchmarks/run.sh pairs the plugin's records with these lines).
+phase_cache() {
+	insmod /modules/allocbench.ko cachesim=1
+	kpage_on 1
+	for cmd in "page 0 $CACHE_N" "kpage 0 $CACHE_N" \
+		"page 0 $WS_N ws" "kpage 0 $WS_N ws"; do
+		echo "$cmd" >/sys/kernel/debug/allocbench/run
+		echo "@@CACHE $(cat /sys/kernel/debug/allocbench/run)"
+	done
+	kpage_on 0
 	rmmod allocbench
 }
 

@@ -108,6 +108,10 @@ check "$tmp/a.csv" 2 accesses 2048 "1024 lines x 2 passes"
 check "$tmp/a.csv" 2 lines 1024 "distinct lines of the 64 KiB walk"
 check "$tmp/a.csv" 3 accesses 1 "one store"
 check "$tmp/a.csv" 3 lines 2 "a store straddling a line boundary touches both"
+# op_lines counts each operation's own distinct lines: every pass is one
+check "$tmp/a.csv" 0 op_lines 512 "two passes of 256 lines, one OP each"
+check "$tmp/a.csv" 2 op_lines 2048 "two passes of 1024 lines"
+check "$tmp/a.csv" 3 op_lines 2 "one op touching two lines"
 # (c) misses: a walk that fits L1 misses only on its first pass, one twice
 # the size of L1 misses on every load; flush=off keeps window 0's lines.
 check "$tmp/a.csv" 0 l1_miss 256 "second pass over 16 KiB must hit L1"

@@ -5,21 +5,36 @@
  * Write one command to /sys/kernel/debug/allocbench/run and read the
  * result back from the same file:
  *
- *   page ORDER N [batch]    alloc_pages(ORDER) and __free_pages()
+ *   page ORDER N [KIND]     alloc_pages(ORDER) and __free_pages()
+ *   kpage 0 N [KIND]        an order-0 page allocated at a kernel call site
+ *                           (alloc_page() in net/core/sock.c, through
+ *                           skb_page_frag_refill(), which needs
+ *                           net.core.high_order_alloc_disable=1 to ask for
+ *                           order 0) and __free_page()
  *   bulk NR N               alloc_pages_bulk_array() of NR pages, then
  *                           __free_page() on each; N counts pages
- *   kmalloc SIZE N [batch]  kmalloc(SIZE) and kfree()
- *   cache SIZE N [batch]    kmem_cache_alloc() and kmem_cache_free() on a
+ *   kmalloc SIZE N [KIND]   kmalloc(SIZE) and kfree()
+ *   cache SIZE N [KIND]     kmem_cache_alloc() and kmem_cache_free() on a
  *                           private, unmerged cache of SIZE-byte objects
  *
- * Without "batch" every operation allocates one object and frees it at
- * once (the hot pair); with it, up to the "batch" module parameter objects
- * are allocated and then all freed.  A short untimed warm-up precedes the
- * timed loop.  The time comes from ktime_get_ns(); under QEMU's
- * -icount shift=0 one nanosecond is one guest instruction.
+ * KIND is how allocations and frees alternate:
+ *   hot (default)  every operation allocates one object and frees it at
+ *                  once
+ *   batch          up to the "batch" module parameter objects are
+ *                  allocated, then all freed
+ *   ws             the working set: all N are allocated, then all freed
+ *                  (N pages far beyond the caches)
+ * A short untimed warm-up precedes the timed loop.  The time comes from
+ * ktime_get_ns(); under QEMU's -icount shift=0 one nanosecond is one guest
+ * instruction.
+ *
+ * With the "cachesim" parameter set, the measured loop runs between the
+ * markers of the cachesim QEMU plugin (benchmarks/cachesim/), one OP
+ * marker after each free, in a copy of the loop kept apart so that the
+ * timed loops carry no marker.
  *
  * The result is one line:
- *   MODE ARG N hot|batch TOTAL_NS NS_PER_OP_TIMES_100
+ *   MODE ARG N KIND TOTAL_NS NS_PER_OP_TIMES_100
  * where an operation is one allocation plus its free.
  */
 #include <linux/debugfs.h>
@@ -33,41 +48,80 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <net/sock.h>
+
+#include "marker.h"
 
 static unsigned int batch = 256;
 module_param(batch, uint, 0644);
 MODULE_PARM_DESC(batch, "objects allocated before freeing in batch mode");
 
+static bool cachesim;
+module_param(cachesim, bool, 0644);
+MODULE_PARM_DESC(cachesim, "run the measured loop between cachesim markers");
+
 /* Operations between two cond_resched() calls in the timed loops. */
 #define AB_CHUNK 4096
 
-enum ab_mode { AB_PAGE, AB_BULK, AB_KMALLOC, AB_CACHE };
+enum ab_mode { AB_PAGE, AB_KPAGE, AB_BULK, AB_KMALLOC, AB_CACHE };
+enum ab_kind { AB_HOT, AB_BATCH, AB_WS };
 
 static const char * const ab_mode_names[] = {
 	[AB_PAGE] = "page",
+	[AB_KPAGE] = "kpage",
 	[AB_BULK] = "bulk",
 	[AB_KMALLOC] = "kmalloc",
 	[AB_CACHE] = "cache",
+};
+
+static const char * const ab_kind_names[] = {
+	[AB_HOT] = "hot",
+	[AB_BATCH] = "batch",
+	[AB_WS] = "ws",
 };
 
 struct ab_run {
 	enum ab_mode mode;
 	unsigned int arg;
 	unsigned long n;
-	bool batched;
+	enum ab_kind kind;
+	unsigned int round;	/* objects a round in batch and ws */
 	struct kmem_cache *cache;
 	void **slots;
+	int err;		/* why an allocation returned NULL, if known */
 };
 
 static DEFINE_MUTEX(ab_lock);
 static char ab_result[128];
 static struct dentry *ab_dir;
 
+/*
+ * The kernel call site: with high-order frag pages disabled,
+ * skb_page_frag_refill() on an empty page_frag is one alloc_page() in
+ * net/core/sock.c, whose tag is vmlinux's, not this module's.
+ */
+static struct page *ab_kpage(struct ab_run *r)
+{
+	struct page_frag pf = { };
+
+	if (!skb_page_frag_refill(32, &pf, GFP_KERNEL))
+		return NULL;
+	if (pf.size != PAGE_SIZE) {
+		__free_pages(pf.page, get_order(pf.size));
+		pr_warn_once("allocbench: kpage needs net.core.high_order_alloc_disable=1\n");
+		r->err = -EOPNOTSUPP;
+		return NULL;
+	}
+	return pf.page;
+}
+
 static void *ab_alloc(struct ab_run *r)
 {
 	switch (r->mode) {
 	case AB_PAGE:
 		return alloc_pages(GFP_KERNEL, r->arg);
+	case AB_KPAGE:
+		return ab_kpage(r);
 	case AB_KMALLOC:
 		return kmalloc(r->arg, GFP_KERNEL);
 	case AB_CACHE:
@@ -81,6 +135,7 @@ static void ab_free(struct ab_run *r, void *p)
 {
 	switch (r->mode) {
 	case AB_PAGE:
+	case AB_KPAGE:
 		__free_pages(p, r->arg);
 		break;
 	case AB_KMALLOC:
@@ -94,8 +149,12 @@ static void ab_free(struct ab_run *r, void *p)
 	}
 }
 
-/* N hot pairs: allocate one object, free it at once. */
-static int ab_loop_hot(struct ab_run *r, unsigned long n)
+/*
+ * N hot pairs: allocate one object, free it at once.  The marked copy
+ * (cachesim) is a separate instance, so the timed one has no marker.
+ */
+static __always_inline int ab_loop_hot_(struct ab_run *r, unsigned long n,
+					const bool marked)
 {
 	unsigned long done = 0, i, chunk;
 	void *p;
@@ -105,8 +164,10 @@ static int ab_loop_hot(struct ab_run *r, unsigned long n)
 		for (i = 0; i < chunk; i++) {
 			p = ab_alloc(r);
 			if (!p)
-				return -ENOMEM;
+				return r->err ?: -ENOMEM;
 			ab_free(r, p);
+			if (marked)
+				CACHESIM_OP();
 		}
 		done += chunk;
 		cond_resched();
@@ -114,30 +175,58 @@ static int ab_loop_hot(struct ab_run *r, unsigned long n)
 	return 0;
 }
 
-/* N operations in rounds: allocate up to "batch" objects, free them all. */
-static int ab_loop_batch(struct ab_run *r, unsigned long n)
+/* N operations in rounds: allocate up to r->round objects, free them all. */
+static __always_inline int ab_loop_rounds_(struct ab_run *r, unsigned long n,
+					   const bool marked)
 {
 	unsigned long done = 0, i, round;
 	int ret = 0;
 
 	while (done < n) {
-		round = min_t(unsigned long, n - done, batch);
+		round = min_t(unsigned long, n - done, r->round);
 		for (i = 0; i < round; i++) {
 			r->slots[i] = ab_alloc(r);
 			if (!r->slots[i]) {
-				ret = -ENOMEM;
+				ret = r->err ?: -ENOMEM;
 				break;
 			}
 		}
 		round = i;
-		for (i = 0; i < round; i++)
+		for (i = 0; i < round; i++) {
 			ab_free(r, r->slots[i]);
+			if (marked)
+				CACHESIM_OP();
+		}
 		if (ret)
 			return ret;
 		done += round;
 		cond_resched();
 	}
 	return 0;
+}
+
+static noinline int ab_loop_hot(struct ab_run *r, unsigned long n)
+{
+	return ab_loop_hot_(r, n, false);
+}
+
+static noinline int ab_loop_rounds(struct ab_run *r, unsigned long n)
+{
+	return ab_loop_rounds_(r, n, false);
+}
+
+/* The measured loop between cachesim markers, one OP after each free. */
+static noinline int ab_loop_marked(struct ab_run *r, unsigned long n)
+{
+	int ret;
+
+	CACHESIM_START();
+	if (r->kind == AB_HOT)
+		ret = ab_loop_hot_(r, n, true);
+	else
+		ret = ab_loop_rounds_(r, n, true);
+	CACHESIM_STOP();
+	return ret;
 }
 
 /* N pages through alloc_pages_bulk_array(), r->arg pages a call. */
@@ -165,8 +254,8 @@ static int ab_loop(struct ab_run *r, unsigned long n)
 {
 	if (r->mode == AB_BULK)
 		return ab_loop_bulk(r, n);
-	if (r->batched)
-		return ab_loop_batch(r, n);
+	if (r->kind != AB_HOT)
+		return ab_loop_rounds(r, n);
 	return ab_loop_hot(r, n);
 }
 
@@ -188,17 +277,21 @@ static int ab_parse(char *cmd, struct ab_run *r)
 	r->mode = m;
 	if (kstrtouint(word[1], 0, &r->arg) || kstrtoul(word[2], 0, &r->n))
 		return -EINVAL;
-	r->batched = false;
+	r->kind = AB_HOT;
 	if (nw == 4) {
-		if (strcmp(word[3], "batch") || r->mode == AB_BULK)
+		m = match_string(ab_kind_names, ARRAY_SIZE(ab_kind_names),
+				 word[3]);
+		if (m < 0 || r->mode == AB_BULK)
 			return -EINVAL;
-		r->batched = true;
+		r->kind = m;
 	}
 	if (!r->n)
 		return -EINVAL;
 	switch (r->mode) {
 	case AB_PAGE:
 		return r->arg <= MAX_PAGE_ORDER ? 0 : -EINVAL;
+	case AB_KPAGE:
+		return r->arg == 0 && IS_ENABLED(CONFIG_NET) ? 0 : -EINVAL;
 	case AB_BULK:
 		return r->arg && r->arg <= 4096 ? 0 : -EINVAL;
 	default:
@@ -208,14 +301,23 @@ static int ab_parse(char *cmd, struct ab_run *r)
 
 static int ab_run_cmd(struct ab_run *r)
 {
-	unsigned int slots = r->mode == AB_BULK ? r->arg : batch;
+	unsigned long slots = 0;
 	char name[32];
 	u64 t0, t1;
 	int ret;
 
-	if (r->batched || r->mode == AB_BULK) {
-		if (!slots)
+	if (r->mode == AB_BULK)
+		slots = r->arg;
+	else if (r->kind == AB_BATCH)
+		slots = batch;
+	else if (r->kind == AB_WS)
+		slots = r->n;
+	if (r->mode == AB_BULK && cachesim)
+		return -EINVAL;		/* no marked copy of the bulk loop */
+	if (r->kind != AB_HOT || r->mode == AB_BULK) {
+		if (!slots || slots > UINT_MAX)
 			return -EINVAL;
+		r->round = slots;
 		r->slots = kvcalloc(slots, sizeof(*r->slots), GFP_KERNEL);
 		if (!r->slots)
 			return -ENOMEM;
@@ -236,14 +338,14 @@ static int ab_run_cmd(struct ab_run *r)
 		goto out;
 
 	t0 = ktime_get_ns();
-	ret = ab_loop(r, r->n);
+	ret = cachesim ? ab_loop_marked(r, r->n) : ab_loop(r, r->n);
 	t1 = ktime_get_ns();
 	if (ret)
 		goto out;
 
 	snprintf(ab_result, sizeof(ab_result), "%s %u %lu %s %llu %llu\n",
 		 ab_mode_names[r->mode], r->arg, r->n,
-		 r->batched ? "batch" : "hot", t1 - t0,
+		 ab_kind_names[r->kind], t1 - t0,
 		 div64_u64((t1 - t0) * 100, r->n));
 out:
 	kmem_cache_destroy(r->cache);
