@@ -125,11 +125,15 @@ class Report:
         mems = sorted({int(r["mem_mib"]) for r in rows})
         lines = [
             "- Base kernel: Linux %s (Debian source %s), one tarball for "
-            "every row; benchmark kernels `off` (stock source, profiling "
-            "compiled out), `stock-bench` (stock 7.3, profiling built in) and "
-            "`fork-bench` (the series), both with "
-            "`CONFIG_MEM_ALLOC_PROFILING_DEBUG` off." % (
-                vals("kernel"), vals("debian_source")),
+            "every row; benchmark kernels %s (`kernel/configs/`: `off` is "
+            "the stock source with profiling compiled out, `stock-bench` "
+            "stock 7.3 with profiling built in, `fork-bench` the series, "
+            "both without `CONFIG_MEM_ALLOC_PROFILING_DEBUG`; `page_owner` "
+            "is `off` with `CONFIG_PAGE_OWNER=y`; the `-distro` ones are "
+            "the same on Debian's page-flag budget)." % (
+                vals("kernel"), vals("debian_source"),
+                ", ".join("`%s`" % k for k in dict.fromkeys(
+                    r["kernel_variant"] for r in rows))),
             "- QEMU %s, accelerator %s, one vCPU (%s); icount modes: %s "
             "(`shift=0,sleep=off`: 1 guest ns = 1 instruction)." % (
                 vals("qemu"), vals("accel"), vals("vcpus"), vals("icount")),
