@@ -176,7 +176,8 @@ class Report:
                                   check=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return ""
-        changed = out.stdout.split()
+        changed = [c for c in out.stdout.split()
+                   if not self.describes_only(c)]
         if head.startswith(commits[0]):
             return ""
         if not changed:
@@ -188,6 +189,35 @@ class Report:
         return (" Changed since in what builds, boots or measures, by %s "
                 "(report written at %s): rerun `make bench`." %
                 (", ".join(changed), head))
+
+    @staticmethod
+    def describes_only(commit):
+        """True if commit changes nothing in kernel/patches/ but the
+        patches' descriptions (their diffs are identical) and nothing
+        else that builds, boots or measures."""
+        def git(*a):
+            return subprocess.run(["git", "-C", HERE] + list(a),
+                                  capture_output=True, text=True, check=True
+                                  ).stdout
+        try:
+            top = git("rev-parse", "--show-toplevel").strip()
+            files = git("diff-tree", "--no-commit-id", "--name-only", "-r",
+                        commit).split()
+            for f in files:
+                if f.startswith("results/") or f in ("README.md",
+                                                     "benchmarks/report.py"):
+                    continue
+                if not (f.startswith("kernel/patches/") and
+                        f.endswith(".patch")):
+                    return False
+                old = git("show", "%s^:%s" % (commit, f))
+                new = git("show", "%s:%s" % (commit, f))
+                if old[old.find("\ndiff --git "):] != \
+                        new[new.find("\ndiff --git "):]:
+                    return False
+            return bool(top)
+        except (OSError, subprocess.CalledProcessError):
+            return False
 
     # --- determinism ------------------------------------------------------
     def check_icount(self):
