@@ -690,6 +690,74 @@ class Report:
         return md_table(["target", "verdict", "measured"],
                         [list(x) for x in self.targets()])
 
+    # --- targets not met: where the instructions go (results/trace) ---------
+    def trace_counts(self, row):
+        """Instructions per function in results/trace/ROW.txt, or None."""
+        p = os.path.join(self.d, "trace", "%s.txt" % row)
+        if not os.path.exists(p):
+            return None
+        counts = {}
+        with open(p) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 2 and not line.startswith("#"):
+                    counts[w[1]] = counts.get(w[1], 0) + 1
+        return counts
+
+    # What would remove the rest, per fork row whose target is not met.
+    REMEDY = {
+        "fork-page_ext": (
+            "Most of it is reaching `page_ext`: `page_ext_get()` and "
+            "`page_ext_put()` on both sides, and `get_page_tag_ref()`'s "
+            "lookup. Removing it needs `page_ext` reachable from the pfn "
+            "by arithmetic alone (as `vmemmap` is for `struct page`), or "
+            "one lookup a pair instead of one on each side; the counter "
+            "updates themselves are those of the page-flags form."),
+        "fork-flags": (
+            "What remains is the work no form can avoid "
+            "(saving and restoring `current->alloc_tag` at the call site, "
+            "the index write, the two per-cpu counter updates on each "
+            "side) plus the call into `__pgalloc_tag_add()`, which stays "
+            "out of line because inlining it un-inlines "
+            "`post_alloc_hook()` for every form, and the decode of the "
+            "index on free."),
+        "fork-disabled": (
+            "The difference is in code that runs with profiling off: the "
+            "static branches and the call-site bookkeeping."),
+        "fork-pointer": (
+            "The pointer form keeps upstream's `page_ext` lookups."),
+    }
+
+    def not_met(self):
+        """Each fork row with a target not met: the traced functions that
+        differ from `off` most, and what would remove the rest."""
+        rows = []
+        for target, verdict, _ in self.targets():
+            if not verdict.startswith("not met"):
+                continue
+            for row in self.REMEDY:
+                if target.startswith(("`%s` adds" % row,
+                                      "`%s` within" % row,
+                                      "Stretch: `%s`" % row)):
+                    if row not in rows:
+                        rows.append(row)
+        off = self.trace_counts("off")
+        out = []
+        for row in rows:
+            tc = self.trace_counts(row)
+            line = "- `%s`: " % row
+            if tc is not None and off is not None:
+                diff = sorted(((tc.get(f, 0) - off.get(f, 0), f)
+                               for f in set(tc) | set(off)),
+                              reverse=True)
+                top = [(d, f) for d, f in diff if d > 0][:6]
+                line += ("traced over `off` (one order-0 pair, module "
+                         "call site): %+d in all; most in %s. " % (
+                             sum(tc.values()) - sum(off.values()),
+                             ", ".join("`%s` %+d" % (f, d) for d, f in top)))
+            out.append(line + self.REMEDY[row])
+        return "\n".join(out)
+
     # --- plots ------------------------------------------------------------------
     def plots(self):
         keys = self.micro_keys()
@@ -975,6 +1043,13 @@ unset multiplot
                      "between the two runs. Tables show run 1.\n" % nchecked)
         s.append("## Targets\n")
         s.append(self.table_targets() + "\n")
+        nm = self.not_met()
+        if nm:
+            s.append("Where the fork rows with a target not met spend their "
+                     "instructions, from the per-function traces in "
+                     "[trace/README.md](trace/README.md), and what would "
+                     "remove the rest:\n")
+            s.append(nm + "\n")
         s.append("## Microbenchmark: instructions per alloc+free "
                  "(icount)\n")
         s.append("`allocbench` module, 1 GiB guest. One op = one allocation "
