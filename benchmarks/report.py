@@ -176,8 +176,9 @@ class Report:
                                   check=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return ""
-        changed = [c for c in out.stdout.split()
-                   if not self.describes_only(c)]
+        words = [c for c in out.stdout.split()
+                 if self.describes_only(c)]
+        changed = [c for c in out.stdout.split() if c not in words]
         if head.startswith(commits[0]):
             return ""
         if not changed:
@@ -185,7 +186,10 @@ class Report:
                     "at, nothing that builds, boots or measures changed "
                     "(`kernel/`, `benchmarks/` but `report.py`, which only "
                     "renders these tables, `scripts/*.sh`, `scripts/guest/`; "
-                    "git log)." % head)
+                    "git log)%s." % (head, "" if not words else
+                                     "; %s changed only the descriptions of "
+                                     "patches in `kernel/patches/`, not "
+                                     "their code" % ", ".join(words)))
         return (" Changed since in what builds, boots or measures, by %s "
                 "(report written at %s): rerun `make bench`." %
                 (", ".join(changed), head))
