@@ -1112,9 +1112,13 @@ unset multiplot
                      "alloc+free pairs; `lines/op` counts the distinct "
                      "64-byte lines each pair touches on its own (code "
                      "fetches excluded), `vs off` against the row's "
-                     "baseline. A tag in `page_ext` is one more line per "
-                     "page; in the page-flags forms it lives in the "
-                     "`struct page` line the allocator touches anyway.\n" % (
+                     "baseline: the tag, its per-cpu counters and, for the "
+                     "`page_ext` rows, the entry and the lookup's data, "
+                     "some of which share lines with what the allocator "
+                     "touches anyway. The working set below shows the "
+                     "`page_ext` entries themselves: in the page-flags "
+                     "forms the index lives in the `struct page` line "
+                     "that every row touches.\n" % (
                          ", ".join(sorted({r["cache_model"]
                                            for r in self.cache})),
                          ", ".join(sorted({r["n"] for r in self.cache
