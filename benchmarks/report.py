@@ -20,6 +20,12 @@ import sys
 ROWS_ORDER = []     # matrix rows in matrix.txt order
 MATRIX = {}         # row -> (kernel, ref, enabled, args)
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Every bar chart's gnuplot style.
+HISTOGRAMS = """
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+"""
 
 
 def load_matrix():
@@ -790,11 +796,7 @@ class Report:
             plot = ", ".join(
                 "'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, r)
                 for i, r in enumerate(rows))
-            script = """
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel 'instructions over off (%%)'
+            script = HISTOGRAMS + """set ylabel 'instructions over off (%%)'
 set title 'Allocation cost over profiling compiled out (QEMU icount, 1 vCPU)'
 set xtics rotate by -40 scale 0 font ',9'
 set grid ytics
@@ -857,11 +859,7 @@ plot %s
                   "fork, kernel site", "stock peer, kernel site"]
         plot = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
                          for i, t in enumerate(titles))
-        return self.gnuplot("lead", """
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set ylabel 'instructions over off per order-0 alloc+free'
+        return self.gnuplot("lead", HISTOGRAMS + """set ylabel 'instructions over off per order-0 alloc+free'
 set title 'The fork against stock 7.3 (QEMU icount, 1 vCPU)'
 set xtics rotate by -20 scale 0 font ',9'
 set grid ytics
@@ -886,11 +884,7 @@ plot %s
                     row, "?" if h is None else "%.2f" % h["op_lines"],
                     "?" if w is None else "%.3f" % w["l1"],
                     "?" if w is None else "%.3f" % w["l2"]))
-        return self.gnuplot("traffic", """
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set xtics rotate by -40 scale 0 font ',9'
+        return self.gnuplot("traffic", HISTOGRAMS + """set xtics rotate by -40 scale 0 font ',9'
 set grid ytics
 set bmargin 9
 set yrange [0:*]
