@@ -2,7 +2,7 @@
 #
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
-#   make bench, make trace, make survey   the parts of 'make results'
+#   make bench, make trace, make bootprof, make survey   the parts of 'make results'
 #
 # Options: VARIANTS="stock-distro fork fork-distro"  BUILD=build  CACHE=~/.cache/alloctag-fork
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
@@ -21,7 +21,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results bench trace survey rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test results bench trace bootprof survey rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -49,7 +49,7 @@ test:
 	@scripts/test.sh
 
 # The main job: benchmarks and the page-flag survey, published in results/.
-results: bench trace survey
+results: bench trace bootprof survey
 
 bench: source link-tags
 	@scripts/deps.sh build qemu results
@@ -59,6 +59,11 @@ bench: source link-tags
 trace: source link-tags
 	@scripts/deps.sh build qemu results
 	@benchmarks/trace/trace.sh
+
+# Per-function instruction counts of each boot up to /init (QEMU plugin).
+bootprof: source link-tags
+	@scripts/deps.sh build qemu results
+	@benchmarks/trace/bootprof.sh
 
 survey: source link-tags
 	@scripts/deps.sh build results

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build the cachesim QEMU TCG plugin into $BUILD/cachesim/cachesim.so.
+# Build the QEMU TCG plugins, cachesim and insnprof, into $BUILD/cachesim/.
 #
 # Debian 12 ships QEMU with plugin support but no plugin header, so the
 # header (include/qemu/qemu-plugin.h) is taken from the orig tarball of
@@ -9,7 +9,8 @@
 # machine's /etc/apt is never touched.  apt verifies the download: the
 # Release file's signature against the Debian archive keyring, Sources'
 # hash from Release, and the .dsc's and tarball's hashes from Sources.
-# Usage: benchmarks/cachesim/build.sh   (prints the .so path last)
+# Usage: benchmarks/cachesim/build.sh   (prints cachesim.so's path last;
+# insnprof.so is beside it)
 # Exit 0 built, 2 the header could not be downloaded (no network, or the
 # version is no longer served), 1 any other error.
 set -eu
@@ -95,8 +96,10 @@ grep -q 'QEMU_PLUGIN_VERSION' "$hdr" || die "$hdr does not look like qemu-plugin
 mkdir -p "$out/include/qemu"
 cp "$hdr" "$out/include/qemu/qemu-plugin.h"
 # shellcheck disable=SC2046  # pkg-config prints several words on purpose
-gcc -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC $(pkg-config --cflags glib-2.0) \
-	-I"$out/include" -o "$out/cachesim.so.tmp" "$here/cachesim.c"
-mv "$out/cachesim.so.tmp" "$out/cachesim.so"
-log "built $out/cachesim.so (plugin header of qemu $ver)"
+for p in insnprof cachesim; do
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC $(pkg-config --cflags glib-2.0) \
+		-I"$out/include" -o "$out/$p.so.tmp" "$here/$p.c"
+	mv "$out/$p.so.tmp" "$out/$p.so"
+	log "built $out/$p.so (plugin header of qemu $ver)"
+done
 echo "$out/cachesim.so"

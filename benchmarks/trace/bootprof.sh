@@ -1,0 +1,82 @@
+#!/bin/bash
+# Where each fork row's boot spends its instructions against its stock
+# peer ('make bootprof', part of 'make results').  Boots every row of
+# benchmarks/matrix.txt that the boot verdict compares (the fork rows and
+# their stock peers) under QEMU TCG with -icount and the insnprof plugin
+# (benchmarks/cachesim/insnprof.c), which counts every kernel instruction
+# executed until run_init_process() first runs, i.e. up to /init.  The
+# counts, folded into functions with the kernel's symbol table, are kept in
+# results/bootprof/ROW.tsv (raw data); benchmarks/trace/bootprof.py writes
+# results/bootprof/README.md from them.  Each row boots twice and the two
+# profiles must be identical.
+# Environment: PAIRS ("fork:stock ..." row pairs; default the four of the
+# boot verdict), BOOT_MEM (default 1G), RESULTS, MATRIX, NO_BUILD=1.
+set -eu
+. "$(dirname "$0")/../../scripts/lib.sh"
+tdir=$TOP/benchmarks/trace
+MATRIX=${MATRIX:-$TOP/benchmarks/matrix.txt}
+RESULTS=${RESULTS:-$TOP/results}
+BOOT_MEM=${BOOT_MEM:-1G}
+PAIRS=${PAIRS:-fork-pointer:stock-pointer fork-disabled:stock-disabled fork-flags:stock-compressed fork-page_ext:stock-pointer}
+out=$RESULTS/bootprof
+rows=$(for p in $PAIRS; do echo "${p%%:*}"; echo "${p#*:}"; done | awk '!seen[$0]++')
+
+row_field() { awk -v r="$1" -v f="$2" '!/^#/ && $1 == r { print $f }' "$MATRIX"; }
+for r in $rows; do
+	[ -n "$(row_field "$r" 2)" ] || die "no row $r in $MATRIX"
+done
+
+if [ "${NO_BUILD:-0}" != 1 ]; then
+	"$TOP/scripts/kernel-src.sh"
+	for k in $(for r in $rows; do row_field "$r" 2; done | sort -u); do
+		"$TOP/scripts/build-kernel.sh" "$k"
+	done
+fi
+log "building the insnprof plugin"
+rc=0
+"$TOP/benchmarks/cachesim/build.sh" >/dev/null || rc=$?
+[ $rc = 2 ] && die "the QEMU plugin header could not be downloaded; no boot profile"
+[ $rc = 0 ] || die "benchmarks/cachesim/build.sh failed (exit $rc)"
+plugin=$BUILD/cachesim/insnprof.so
+
+commit=$(git -C "$TOP" rev-parse --short HEAD)
+# results/ is this job's output, not its input
+git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
+qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+mkdir -p "$out"
+
+n=0 total=$(echo $rows | wc -w)
+for row in $rows; do
+	n=$((n + 1))
+	kernel=$(row_field "$row" 2)
+	args=$(row_field "$row" 5)
+	kb=$BUILD/kernel-$kernel
+	stop=$(awk '$3 == "run_init_process" { print $1 }' "$kb/System.map")
+	[ -n "$stop" ] || die "$kb/System.map has no run_init_process"
+	logdir=$BUILD/bootprof/$row
+	rm -rf "$logdir" && mkdir -p "$logdir"
+	append=(-A nolapic_timer)
+	[ "$args" = - ] || append+=(-A "$args")
+	for i in 1 2; do
+		log "[$n/$total] $row: kernel $kernel, $BOOT_MEM, boot $i/2 under insnprof"
+		QEMU_EXTRA="-plugin $plugin,out=$logdir/prof-$i,min=ffffffff80000000,stop=$stop" \
+			"$TOP/scripts/boot.sh" -k "$kernel" -m "$BOOT_MEM" -s 1 -a tcg -i -q -t 900 \
+			-o "$logdir/boot-$i" "${append[@]}" -- true >/dev/null 2>"$logdir/boot-$i.err" ||
+			{ cat "$logdir/boot-$i.err" >&2; die "$row: boot $i failed; logs in $logdir/boot-$i"; }
+		[ -s "$logdir/prof-$i" ] ||
+			{ cat "$logdir/boot-$i.err" >&2; die "$row: insnprof wrote no profile (run_init_process at $stop never ran?)"; }
+	done
+	cmp -s "$logdir/prof-1" "$logdir/prof-2" ||
+		die "$row: the two icount boots ran different instructions ($logdir/prof-1, prof-2)"
+	{
+		echo "# row=$row kernel_variant=$kernel boot_args=$args mem=$BOOT_MEM"
+		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# kernel instructions executed from reset until run_init_process(), by function: function<TAB>instructions"
+		python3 "$tdir/bootprof.py" fold "$kb/System.map" "$logdir/prof-1"
+	} >"$out/$row.tsv.tmp"
+	mv "$out/$row.tsv.tmp" "$out/$row.tsv"
+	log "$row: $(awk -F'\t' '!/^#/ { s += $2 } END { print s }' "$out/$row.tsv") kernel instructions to /init"
+done
+python3 "$tdir/bootprof.py" report "$out" $PAIRS >"$out/README.md.tmp"
+mv "$out/README.md.tmp" "$out/README.md"
+log "wrote $out/README.md"
