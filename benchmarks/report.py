@@ -727,12 +727,13 @@ class Report:
     # What would remove the rest, per fork row whose target is not met.
     REMEDY = {
         "fork-page_ext": (
-            "Most of it is reaching `page_ext`: `page_ext_get()` and "
-            "`page_ext_put()` on both sides, and `get_page_tag_ref()`'s "
-            "lookup. Removing it needs `page_ext` reachable from the pfn "
-            "by arithmetic alone (as `vmemmap` is for `struct page`), or "
-            "one lookup a pair instead of one on each side; the counter "
-            "updates themselves are those of the page-flags form."),
+            "Most of it is reaching `page_ext`: `page_ext_lookup()`, "
+            "the SPARSEMEM section lookup, once on each side, and the "
+            "read-side section around it. Removing it needs `page_ext` "
+            "reachable from the pfn by arithmetic alone (as `vmemmap` is "
+            "for `struct page`), or one lookup a pair instead of one on "
+            "each side; the counter updates themselves are those of the "
+            "page-flags form."),
         "fork-flags": (
             "What remains is the work no form can avoid "
             "(saving and restoring `current->alloc_tag` at the call site, "
@@ -1147,6 +1148,11 @@ unset multiplot
                  "tcg: host time). Meminfo read first thing in the guest "
                  "command; page_ext from \"allocated N bytes of page_ext\".\n")
         s.append(self.table_boot() + "\n")
+        if os.path.exists(os.path.join(self.d, "bootprof", "README.md")):
+            s.append("Where each boot's instructions go, function by "
+                     "function, fork row against stock peer: "
+                     "[bootprof/README.md](bootprof/README.md) "
+                     "(`make bootprof`).\n")
         s.append("Largest page_ext per GiB over the guest sizes:\n")
         s.append(self.table_mem_per_gib() + "\n")
         if any(p.startswith("memory") for p in plots):

@@ -648,7 +648,8 @@ def differences():
         "tag's address on every store.",
         "Too few bits: the index moves to 2 bytes of page_ext and "
         "profiling stays on, instead of profiling being switched off.",
-        "Hot paths: static branches instead of static_key_enabled() calls, "
+        "Hot paths: static branches (on the hot paths only) instead of "
+        "static_key_enabled() calls, "
         "a constant offset and mask instead of variables, an atomic OR at "
         "allocation and no store of its own at free instead of a cmpxchg "
         "loop for each.",
@@ -721,6 +722,24 @@ def design():
         "two out-of-line helpers: inline, their reference handles gave "
         "every free a stack frame, profiling enabled or not. With it, "
         "profiling compiled in but disabled costs no more than stock's.",
+        "Patch 11 keeps the static branches of the form test on the "
+        "allocation and free paths only. The any-form helpers of the "
+        "reference (get, update, put) move out of line, so folio split and "
+        "swap, clearing and the rest share one copy of each branch instead "
+        "of inlining their own: the two keys go from 37 jump table entries "
+        "to 17, and every boot sorts the table. Counted with a QEMU plugin "
+        "up to /init, profiling compiled in but disabled now boots in "
+        "fewer instructions than stock 7.3 (it was 53000 more).",
+        "Patch 12 lets the page_ext index form store and read its two "
+        "bytes as the page-flags form does its field, instead of decoding "
+        "a reference and encoding it back, and looks page_ext up in a "
+        "read-side section of its own: one call a side instead of two.",
+        "Patch 13 lets page_ext_lookup() use its pfn as is, instead of "
+        "turning it into a struct page and back.",
+        "Patch 14 reads a tag's counters pointer once per update: the "
+        "per-cpu updates are asm statements that clobber memory, so the "
+        "second reloaded it. It saves an instruction on every allocation "
+        "and free, slab included, in every form.",
         "The boot syntax and the format of /proc/allocinfo are otherwise "
         "unchanged.",
     ])
