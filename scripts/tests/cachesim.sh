@@ -9,23 +9,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Build the plugin (fetches the header on first use).
-rc=0
-"$top/benchmarks/cachesim/build.sh" >"$tmp/build.out" 2>"$tmp/build.log" || rc=$?
-if [ $rc = 2 ]; then
-	cat "$tmp/build.log"
-	echo "cachesim: $(tail -1 "$tmp/build.log" | sed 's/^\[[^]]*\] //')"
-	exit 2
-fi
-[ $rc = 0 ] || { cat "$tmp/build.log"; echo "build.sh failed (exit $rc)"; exit 1; }
-so=$(tail -1 "$tmp/build.out")
-[ -f "$so" ] || { cat "$tmp/build.log"; echo "build.sh named no plugin"; exit 1; }
-
-if ! command -v qemu-x86_64 >/dev/null; then
-	[ "$(id -u)" = 0 ] || { echo "qemu-x86_64 missing: apt-get install qemu-user"; exit 1; }
-	echo "installing qemu-user (apt-get)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
-fi
+# Build the plugins (the header is fetched on first use), find qemu-x86_64.
+name=cachesim
+. "$top/scripts/tests/lib/qemu-plugins.sh"
+so=$plugins/cachesim.so
 
 # The pattern.  Every load between the markers is one of the walks (the
 # compiler keeps the loop in registers at -O2; buffers are line aligned):

@@ -10,22 +10,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-rc=0
-"$top/benchmarks/cachesim/build.sh" >"$tmp/build.out" 2>"$tmp/build.log" || rc=$?
-if [ $rc = 2 ]; then
-	cat "$tmp/build.log"
-	echo "insnprof: $(tail -1 "$tmp/build.log" | sed 's/^\[[^]]*\] //')"
-	exit 2
-fi
-[ $rc = 0 ] || { cat "$tmp/build.log"; echo "build.sh failed (exit $rc)"; exit 1; }
-so=$(dirname "$(tail -1 "$tmp/build.out")")/insnprof.so
-[ -f "$so" ] || { cat "$tmp/build.log"; echo "build.sh built no $so"; exit 1; }
-
-if ! command -v qemu-x86_64 >/dev/null; then
-	[ "$(id -u)" = 0 ] || { echo "qemu-x86_64 missing: apt-get install qemu-user"; exit 1; }
-	echo "installing qemu-user (apt-get)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
-fi
+# Build the plugins (the header is fetched on first use), find qemu-x86_64.
+name=insnprof
+. "$top/scripts/tests/lib/qemu-plugins.sh"
+so=$plugins/insnprof.so
 
 cat >"$tmp/calls.c" <<'EOF'
 __attribute__((noinline)) void before(volatile int *x) { (*x)++; }
