@@ -77,18 +77,18 @@ perf_host_version=$("$perf" version | awk '{ print $3 }')
 gcc -O2 -Wall -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
 TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
 
-# The cache model (benchmarks/cachesim): L1d 32 KiB 8-way, L2 1 MiB
+# The cache model (benchmarks/qemu-plugins): L1d 32 KiB 8-way, L2 1 MiB
 # 16-way, 64-byte lines, emptied at each window's start.
 CACHE_GEOM="l1=32768:8,l2=1048576:16,line=64,flush=on"
 cachesim=""
 if [ "${NO_CACHESIM:-0}" != 1 ]; then
 	rc=0
-	cachesim=$("$bdir/cachesim/build.sh" | tail -1) || rc=$?
+	cachesim=$("$bdir/qemu-plugins/build.sh" | tail -1) || rc=$?
 	if [ $rc = 2 ]; then
 		log "cachesim: plugin header not available; memory-traffic runs left out"
 		cachesim=""
 	elif [ $rc != 0 ]; then
-		die "benchmarks/cachesim/build.sh failed (exit $rc)"
+		die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
 	fi
 fi
 

@@ -7,7 +7,7 @@ pkgs_build="build-essential gcc make flex bison bc libelf-dev libssl-dev
 	cpio kmod xz-utils git ccache python3 python3-ply python3-git perl rsync"
 pkgs_qemu="qemu-system-x86 busybox-static linux-perf file"
 pkgs_fuzz="clang libclang-rt-14-dev"
-pkgs_plugin="qemu-user libglib2.0-dev pkg-config"
+pkgs_plugin="gcc qemu-user libglib2.0-dev pkg-config"
 pkgs_results="gnuplot-nox linux-config-6.12 gdb"
 
 want=""

@@ -3,7 +3,7 @@
 # peer ('make bootprof', part of 'make results').  Boots every row of
 # benchmarks/matrix.txt that the boot verdict compares (the fork rows and
 # their stock peers) under QEMU TCG with -icount and the insnprof plugin
-# (benchmarks/cachesim/insnprof.c), which counts every kernel instruction
+# (benchmarks/qemu-plugins/insnprof.c), which counts every kernel instruction
 # executed until run_init_process() first runs, i.e. up to /init.  The
 # counts, folded into functions with the kernel's symbol table, are kept in
 # results/bootprof/ROW.tsv (raw data); benchmarks/trace/bootprof.py writes
@@ -34,10 +34,10 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 fi
 log "building the insnprof plugin"
 rc=0
-"$TOP/benchmarks/cachesim/build.sh" >/dev/null || rc=$?
+"$TOP/benchmarks/qemu-plugins/build.sh" >/dev/null || rc=$?
 [ $rc = 2 ] && die "the QEMU plugin header could not be downloaded; no boot profile"
-[ $rc = 0 ] || die "benchmarks/cachesim/build.sh failed (exit $rc)"
-plugin=$BUILD/cachesim/insnprof.so
+[ $rc = 0 ] || die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
+plugin=$BUILD/qemu-plugins/insnprof.so
 
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 # results/ is this job's output, not its input

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The cachesim QEMU plugin (benchmarks/cachesim/) counts exactly what a
+# The cachesim QEMU plugin (benchmarks/qemu-plugins/) counts exactly what a
 # known access pattern must touch, and does so identically twice: a static
 # user program run under qemu-x86_64 walks N distinct cache lines K times
 # between markers.  Skips (exit 2) only when the plugin header cannot be
@@ -56,7 +56,7 @@ int main(void)
 	return 0;
 }
 EOF
-gcc -O2 -static -I"$top/benchmarks/cachesim" -o "$tmp/pattern" "$tmp/pattern.c" ||
+gcc -O2 -static -I"$top/benchmarks/qemu-plugins" -o "$tmp/pattern" "$tmp/pattern.c" ||
 	{ echo "cannot build the static pattern program (libc6-dev?)"; exit 1; }
 
 run() { # run OUT [PLUGIN-OPTIONS]

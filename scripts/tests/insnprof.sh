@@ -1,5 +1,5 @@
 #!/bin/bash
-# The insnprof QEMU plugin (benchmarks/cachesim/insnprof.c), which
+# The insnprof QEMU plugin (benchmarks/qemu-plugins/insnprof.c), which
 # 'make bootprof' uses, counts exactly how often each instruction runs, and
 # stop= ends the profile where it should: a static user program run under
 # qemu-x86_64 calls one function 1000 times, a marker function once, then

@@ -29,7 +29,7 @@
  * instruction.
  *
  * With the "cachesim" parameter set, the measured loop runs between the
- * markers of the cachesim QEMU plugin (benchmarks/cachesim/), one OP
+ * markers of the cachesim QEMU plugin (benchmarks/qemu-plugins/), one OP
  * marker after each free, in a copy of the loop kept apart so that the
  * timed loops carry no marker.
  *

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build the QEMU TCG plugins, cachesim and insnprof, into $BUILD/cachesim/.
+# Build the QEMU TCG plugins, cachesim and insnprof, into $BUILD/qemu-plugins/.
 #
 # Debian 12 ships QEMU with plugin support but no plugin header, so the
 # header (include/qemu/qemu-plugin.h) is taken from the orig tarball of
@@ -9,31 +9,24 @@
 # machine's /etc/apt is never touched.  apt verifies the download: the
 # Release file's signature against the Debian archive keyring, Sources'
 # hash from Release, and the .dsc's and tarball's hashes from Sources.
-# Usage: benchmarks/cachesim/build.sh   (prints cachesim.so's path last;
+# Usage: benchmarks/qemu-plugins/build.sh   (prints cachesim.so's path last;
 # insnprof.so is beside it)
 # Exit 0 built, 2 the header could not be downloaded (no network, or the
 # version is no longer served), 1 any other error.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/lib.sh"
-out=$BUILD/cachesim
+out=$BUILD/qemu-plugins
 src=$CACHE/qemu-src
 
-log() { printf '[cachesim/build.sh] %s\n' "$*" >&2; }
-die() { printf '[cachesim/build.sh] error: %s\n' "$*" >&2; exit 1; }
-nofetch() { printf '[cachesim/build.sh] cannot fetch the plugin header: %s\n' "$*" >&2; exit 2; }
+log() { printf '[qemu-plugins/build.sh] %s\n' "$*" >&2; }
+die() { printf '[qemu-plugins/build.sh] error: %s\n' "$*" >&2; exit 1; }
+nofetch() { printf '[qemu-plugins/build.sh] cannot fetch the plugin header: %s\n' "$*" >&2; exit 2; }
 
-# Tools: gcc, pkg-config and glib's headers (the plugin header includes glib.h).
-need=()
-command -v gcc >/dev/null || need+=(gcc)
-command -v pkg-config >/dev/null || need+=(pkg-config)
-pkg-config --exists glib-2.0 2>/dev/null || need+=(libglib2.0-dev)
-if [ ${#need[@]} -gt 0 ]; then
-	[ "$(id -u)" = 0 ] || die "missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root"
-	log "installing ${need[*]} (apt-get)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null ||
-		die "apt-get install ${need[*]} failed"
-fi
+# Tools: gcc, pkg-config and glib's headers (the plugin header includes
+# glib.h), and qemu-system-x86 whose plugin API the header must match:
+# installed by scripts/deps.sh, like every package the project uses.
+"$here/../../scripts/deps.sh" qemu plugin || die "scripts/deps.sh qemu plugin failed"
 
 # The source version of the installed QEMU (a binNMU's "+bN" is not in it).
 ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
