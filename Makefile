@@ -2,7 +2,8 @@
 #
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
-#   make bench, make trace, make bootprof, make survey   the parts of 'make results'
+#   make bench, make trace, make bootprof, make survey   the measuring parts of 'make results'
+#   make report    every table, plot and README of results/ from its raw data (last in 'make results')
 #
 # Options: VARIANTS="stock-distro fork fork-distro"  BUILD=build  CACHE=~/.cache/alloctag-fork
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
@@ -21,7 +22,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results bench trace bootprof survey rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test results bench trace bootprof survey report rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -48,8 +49,9 @@ link-tags:
 test:
 	@scripts/test.sh
 
-# The main job: benchmarks and the page-flag survey, published in results/.
-results: bench trace bootprof survey
+# The main job: benchmarks and the page-flag survey, published in results/;
+# the report renders once everything is measured.
+results: bench trace bootprof survey report
 
 bench: source link-tags
 	@scripts/deps.sh build qemu results
@@ -63,11 +65,18 @@ trace: source link-tags
 # Per-function instruction counts of each boot up to /init (QEMU plugin).
 bootprof: source link-tags
 	@scripts/deps.sh build qemu results
-	@benchmarks/trace/bootprof.sh
+	@benchmarks/bootprof/bootprof.sh
 
 survey: source link-tags
 	@scripts/deps.sh build results
 	@scripts/survey/run.sh
+
+# Render results/ (README.md, targets.csv, plots, trace/ and bootprof/
+# READMEs, pageflags.md, tagcounts.md) and README.md's headline from the
+# raw data alone; warns about data measured on inputs the tree no longer has.
+report:
+	@scripts/deps.sh results
+	@python3 -m benchmarks.report results --readme README.md --inputs "$$(benchmarks/inputs-hash.sh)"
 
 rfc:
 	@scripts/deps.sh build

@@ -2,8 +2,9 @@
 # The benchmarks behind results/ ('make bench'): build the kernels the
 # matrix names (off, stock-bench, fork-bench), boot every row of benchmarks/matrix.txt in QEMU, run the
 # in-kernel microbenchmark, the perf stat workloads and the boot
-# measurements, write raw CSVs (one row a run) and regenerate the tables
-# and plots with benchmarks/report.py.
+# measurements, and write raw CSVs (one row a run), each row with the
+# inputs hash of what it measured (benchmarks/lib.sh).  'make report'
+# (python3 -m benchmarks.report) renders the tables and plots from them.
 #
 # Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
 # exactly), one plain-TCG run with REPS repeats (wall time) and two icount
@@ -19,6 +20,7 @@
 # them for plain-TCG boots; default: the host TSC rate, see below).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/lib.sh"
 bdir=$TOP/benchmarks
 
 QUICK=${QUICK:-0}
@@ -33,7 +35,6 @@ else
 	: "${PF_ROUNDS:=40}" "${FORKS:=1000}" "${HB_LOOPS:=20}"
 	: "${RESULTS:=$TOP/results}"
 fi
-MATRIX=${MATRIX:-$bdir/matrix.txt}
 # Every boot, every row: without a local APIC timer the kernel skips the
 # APIC timer calibration, a pause-instruction spin that takes over a minute
 # of host time under -icount (TCG leaves its translated code on each pause).
@@ -43,7 +44,7 @@ logs=$BUILD/bench/logs
 t0=$(date +%s)
 
 # --- build ------------------------------------------------------------------
-kernels=$(awk '!/^#/ && NF { print $2 }' "$MATRIX" | sort -u)
+kernels=$(matrix_rows | awk '{ print $2 }' | sort -u)
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
 	for k in $kernels; do
@@ -100,21 +101,22 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 # results/ is this job's output (make results writes it in steps), not its input
 git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
+inputs=$(inputs_hash)
 qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 
 rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"
-meta_hdr=date,commit,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
+meta_hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
 echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
 echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
 echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes" >"$work/boot.csv"
-echo "date,commit,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
+echo "date,commit,inputs,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
 echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
 
 mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
 
 # --- the matrix -----------------------------------------------------------------
-nrows=$(grep -cv '^#\|^ *$' "$MATRIX")
+nrows=$(matrix_rows | wc -l)
 nmems=$(echo $MEMS | wc -w)
 per_row=$((3 + nmems * (2 + TCG_BOOTS)))
 [ -z "$cachesim" ] || per_row=$((per_row + 2))
@@ -153,7 +155,7 @@ boot_run() {
 		/bench/bench-guest.sh "$ref" "$en" "$phases" >/dev/null 2>"$out.err" || rc=$?
 	if [ $rc = 3 ] && grep -q '^@@SKIP' "$out/guest.log"; then
 		reason=$(sed -n 's/^@@SKIP //p' "$out/guest.log" | head -1)
-		echo "$date,$commit,$kernel,$row,\"$args\",\"$reason\"" >>"$work/skipped.csv"
+		echo "$date,$commit,$inputs,$kernel,$row,\"$args\",\"$reason\"" >>"$work/skipped.csv"
 		return 3
 	fi
 	if [ $rc != 0 ]; then
@@ -163,7 +165,7 @@ boot_run() {
 	fi
 	local kver
 	kver=$(sed -n 's/^@@KERNEL //p' "$out/guest.log")
-	meta="$date,$commit,$kver,$debver,$qemu,$(cat "$out/accel"),\"$imode\",$(mib "$mem"),1,\"${hargs:--}\",$row,$kernel,\"$args\",$run"
+	meta="$date,$commit,$inputs,$kver,$debver,$qemu,$(cat "$out/accel"),\"$imode\",$(mib "$mem"),1,\"${hargs:--}\",$row,$kernel,\"$args\",$run"
 	local pver
 	pver=$(sed -n 's/^@@PERFVERSION \([^ ]*\).*/\1/p' "$out/guest.log")
 	awk -v m="$meta" -v pv="${pver:-$perf_host_version}" -v dir="$work" '
@@ -201,8 +203,7 @@ same_data() {
 	fi
 }
 
-while read -r row kernel ref en args; do
-	case $row in ''|'#'*) continue ;; esac
+while read -r row kernel ref en _ _ args; do
 	base=$step
 	skip=0
 	for i in 1 2; do
@@ -236,7 +237,7 @@ while read -r row kernel ref en args; do
 			boot_run "$row" "$kernel" "$args" "$mem" 0 "tcg-$i" "$ref" "$en" boot
 		done
 	done
-done <"$MATRIX"
+done < <(matrix_rows)
 
 # --- link-tags timing (benchmarks/link-tags, owned there) ----------------------
 if [ -x "$bdir/link-tags/bench.sh" ]; then
@@ -250,7 +251,4 @@ fi
 # --- publish ----------------------------------------------------------------------
 cp "$work"/*.csv "$RESULTS/"
 [ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/"
-readme=()
-[ "$RESULTS" = "$TOP/results" ] && readme=(--readme "$TOP/README.md")
-python3 "$bdir/report.py" "$RESULTS" ${readme[@]+"${readme[@]}"}
-log "done in $(( $(date +%s) - t0 ))s: $RESULTS/README.md"
+log "done in $(( $(date +%s) - t0 ))s: $RESULTS/*.csv; tables: python3 -m benchmarks.report $RESULTS (make report)"

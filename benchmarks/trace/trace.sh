@@ -4,32 +4,33 @@
 # ('make trace').  Boots the row's kernel under QEMU TCG with -icount and a
 # gdbstub, starts allocbench's hot page loop, single-steps one iteration
 # with gdb, and keeps the addresses (raw data) with the symbol of each in
-# results/trace/ROW.txt; benchmarks/trace/report.py then writes
-# results/trace/README.md.
-# Environment: ROWS (names from the matrix; default all but the distro
-# rows), TRACE_SYM (where an iteration starts; default
+# results/trace/ROW.txt, with the inputs hash of what it measured
+# (benchmarks/lib.sh); 'make report' writes results/trace/README.md.
+# Environment: ROWS (names from the matrix; default the rows over off, not
+# the distro rows, whose baseline is another config), TRACE_SYM (where an iteration starts; default
 # __alloc_frozen_pages_noprof, which every 7.3 page allocation enters), RESULTS, MATRIX,
 # NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 tdir=$TOP/benchmarks/trace
-MATRIX=${MATRIX:-$TOP/benchmarks/matrix.txt}
 RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/trace
 command -v gdb >/dev/null || die "gdb missing (apt-get install gdb)"
 
 # The distro-budget rows are left out by default: their baseline is another
 # config (ROWS=... traces them too).
-rows=${ROWS:-$(awk '!/^#/ && NF && $1 !~ /distro/ { print $1 }' "$MATRIX")}
+rows=${ROWS:-$(matrix_group off)}
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
-	for k in $(for r in $rows; do awk -v r="$r" '$1 == r { print $2 }' "$MATRIX"; done | sort -u); do
+	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
 		"$TOP/scripts/build-kernel.sh" "$k"
 	done
 fi
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 # results/ is this job's output (make results writes it in steps), not its input
 git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
+inputs=$(inputs_hash)
 qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 mkdir -p "$out"
 
@@ -45,8 +46,8 @@ echo "page 0 3000000" >/sys/kernel/debug/allocbench/run'
 n=0
 for row in $rows; do
 	n=$((n + 1))
-	read -r _ kernel _ _ args < <(awk -v r="$row" '$1 == r' "$MATRIX")
-	[ -n "$kernel" ] || die "no row $row in $MATRIX"
+	kernel=$(matrix_field "$row" kernel)
+	args=$(matrix_field "$row" args)
 	log "[$n/$(echo $rows | wc -w)] $row: kernel $kernel, ${args/#-/no extra arguments}"
 	kb=$BUILD/kernel-$kernel
 	logdir=$BUILD/trace/$row
@@ -68,9 +69,9 @@ for row in $rows; do
 	[ $rc = 0 ] && [ -s "$logdir/pcs" ] || { tail "$logdir/gdb.log" >&2; die "$row: gdb failed ($rc)"; }
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
-		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "# one order-0 alloc_pages()+__free_pages() iteration of allocbench: address symbol"
-		python3 "$tdir/report.py" symbolize "$kb/System.map" "$logdir/pcs"
+		python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs"
 	} >"$out/$row.txt.tmp"
 	mv "$out/$row.txt.tmp" "$out/$row.txt"
 	log "$row: $(grep -vc '^#' "$out/$row.txt") instructions"
@@ -78,7 +79,6 @@ done
 # Traces of rows the matrix no longer has would only mislead.
 for f in "$out"/*.txt; do
 	r=$(basename "$f" .txt)
-	awk -v r="$r" '$1 == r { found = 1 } END { exit !found }' "$MATRIX" || rm -f "$f"
+	matrix_rows | awk -v r="$r" '$1 == r { found = 1 } END { exit !found }' || rm -f "$f"
 done
-python3 "$tdir/report.py" report "$out"
-log "wrote $out/README.md"
+log "wrote $out/*.txt; 'make report' writes $out/README.md"

@@ -158,5 +158,4 @@ run_pageflags() {
 
 [ "$only" = tagcounts ] || run_pageflags
 [ "$only" = pageflags ] || "$TOP/scripts/survey/tagcounts.sh"
-python3 "$TOP/scripts/survey/report.py" "$res"
-log "done: results/pageflags.md, results/tagcounts.md"
+log "done: results/pageflags.csv, results/tagcounts.csv; 'make report' writes the .md tables"

@@ -1,34 +1,32 @@
 #!/bin/bash
 # Where each fork row's boot spends its instructions against its stock
 # peer ('make bootprof', part of 'make results').  Boots every row of
-# benchmarks/matrix.txt that the boot verdict compares (the fork rows and
-# their stock peers) under QEMU TCG with -icount and the insnprof plugin
+# benchmarks/matrix.txt that names a stock peer, and each peer, under QEMU TCG with -icount and the insnprof plugin
 # (benchmarks/qemu-plugins/insnprof.c), which counts every kernel instruction
 # executed until run_init_process() first runs, i.e. up to /init.  The
 # counts, folded into functions with the kernel's symbol table, are kept in
-# results/bootprof/ROW.tsv (raw data); benchmarks/trace/bootprof.py writes
-# results/bootprof/README.md from them.  Each row boots twice and the two
-# profiles must be identical.
-# Environment: PAIRS ("fork:stock ..." row pairs; default the four of the
-# boot verdict), BOOT_MEM (default 1G), RESULTS, MATRIX, NO_BUILD=1.
+# results/bootprof/ROW.tsv (raw data, with the inputs hash of what it
+# measured); 'make report' writes results/bootprof/README.md from them.
+# Each row boots twice and the two profiles must be identical.
+# Environment: PAIRS ("fork:stock ..." row pairs; default every row of the
+# matrix with a peer), BOOT_MEM (default 1G), RESULTS, MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
-tdir=$TOP/benchmarks/trace
-MATRIX=${MATRIX:-$TOP/benchmarks/matrix.txt}
+. "$(dirname "$0")/../lib.sh"
+here=$TOP/benchmarks/bootprof
 RESULTS=${RESULTS:-$TOP/results}
 BOOT_MEM=${BOOT_MEM:-1G}
-PAIRS=${PAIRS:-fork-pointer:stock-pointer fork-disabled:stock-disabled fork-flags:stock-compressed fork-page_ext:stock-pointer}
+PAIRS=${PAIRS:-$(matrix_pairs)}
 out=$RESULTS/bootprof
 rows=$(for p in $PAIRS; do echo "${p%%:*}"; echo "${p#*:}"; done | awk '!seen[$0]++')
 
-row_field() { awk -v r="$1" -v f="$2" '!/^#/ && $1 == r { print $f }' "$MATRIX"; }
 for r in $rows; do
-	[ -n "$(row_field "$r" 2)" ] || die "no row $r in $MATRIX"
+	matrix_field "$r" kernel >/dev/null
 done
 
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
-	for k in $(for r in $rows; do row_field "$r" 2; done | sort -u); do
+	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
 		"$TOP/scripts/build-kernel.sh" "$k"
 	done
 fi
@@ -42,14 +40,15 @@ plugin=$BUILD/qemu-plugins/insnprof.so
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 # results/ is this job's output, not its input
 git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
+inputs=$(inputs_hash)
 qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 mkdir -p "$out"
 
 n=0 total=$(echo $rows | wc -w)
 for row in $rows; do
 	n=$((n + 1))
-	kernel=$(row_field "$row" 2)
-	args=$(row_field "$row" 5)
+	kernel=$(matrix_field "$row" kernel)
+	args=$(matrix_field "$row" args)
 	kb=$BUILD/kernel-$kernel
 	stop=$(awk '$3 == "run_init_process" { print $1 }' "$kb/System.map")
 	[ -n "$stop" ] || die "$kb/System.map has no run_init_process"
@@ -70,13 +69,11 @@ for row in $rows; do
 		die "$row: the two icount boots ran different instructions ($logdir/prof-1, prof-2)"
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args mem=$BOOT_MEM"
-		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "# kernel instructions executed from reset until run_init_process(), by function: function<TAB>instructions"
-		python3 "$tdir/bootprof.py" fold "$kb/System.map" "$logdir/prof-1"
+		python3 "$here/fold.py" "$kb/System.map" "$logdir/prof-1"
 	} >"$out/$row.tsv.tmp"
 	mv "$out/$row.tsv.tmp" "$out/$row.tsv"
 	log "$row: $(awk -F'\t' '!/^#/ { s += $2 } END { print s }' "$out/$row.tsv") kernel instructions to /init"
 done
-python3 "$tdir/bootprof.py" report "$out" $PAIRS >"$out/README.md.tmp"
-mv "$out/README.md.tmp" "$out/README.md"
-log "wrote $out/README.md"
+log "wrote $out/*.tsv; 'make report' writes $out/README.md"

@@ -1,0 +1,113 @@
+"""Render every published table of results/ from its raw data alone.
+
+Usage (from the repository root):
+  python3 -m benchmarks.report [RESULTS-DIR] [--readme README.md]
+                               [--no-plots] [--inputs HASH]
+
+RESULTS-DIR (default results) gets, from what it holds:
+  micro.csv & co.    README.md, targets.csv, the plots (*.dat, and with
+                     gnuplot *.svg and *.png); with --readme, the headline
+                     block of that file too
+  trace/*.txt        trace/README.md
+  bootprof/*.tsv     bootprof/README.md
+  pageflags.csv      pageflags.md
+  tagcounts.csv      tagcounts.md
+--no-plots writes the plots' data but does not run gnuplot.  --inputs HASH
+(benchmarks/inputs-hash.sh: what the tree would measure now) only warns, on
+stderr, about raw data measured on other inputs; nothing rendered depends
+on it.  Exit 1 when the icount runs disagree (README.md says where), 2 on
+bad input.
+"""
+import os
+import sys
+
+from . import data, plots, survey, targets, text, traces
+from .matrix import MatrixError
+
+
+def write(path, content):
+    with open(path + ".tmp", "w") as f:
+        f.write(content)
+    os.replace(path + ".tmp", path)
+
+
+def stale(r, inputs):
+    """Raw files whose recorded inputs hash is not inputs."""
+    out = []
+    if r.has("micro.csv"):
+        out += ["micro.csv, perf.csv, boot.csv (%s)" % h for h in r.inputs()
+                if h != inputs]
+    for sub, rows, meta in (("trace", r.trace_rows(), r.trace_meta),
+                            ("bootprof", r.bootprof_rows(),
+                             lambda x: r.bootprof(x)[0])):
+        for x in rows:
+            h = meta(x).get("inputs")
+            if h and h != inputs:
+                out.append("%s/%s (%s)" % (sub, x, h))
+    return out
+
+
+def render(d, readme=None, draw=True):
+    """Write everything; return the icount mismatches (none: [])."""
+    r = data.Results(d)
+    if r.has("pageflags.csv"):
+        write(r.path("pageflags.md"), survey.pageflags(r.pageflags))
+    if r.has("tagcounts.csv"):
+        write(r.path("tagcounts.md"), survey.tagcounts(r.tagcounts))
+    if r.trace_rows():
+        write(r.path("trace", "README.md"), traces.trace_readme(r))
+    if traces.bootprof_pairs(r):
+        write(r.path("bootprof", "README.md"), traces.bootprof_readme(r))
+    if not r.has("micro.csv"):
+        return []
+    for name in data.BENCH_CSVS:
+        r.csv(name)         # each one there, or an error naming it
+    judged = targets.judge(r)
+    targets.write(r.path("targets.csv"), judged)
+    made = plots.write(r, judged, draw)
+    write(r.path("README.md"), text.readme(r, judged, made))
+    if readme:
+        text.write_headline(readme, text.headline(r, judged))
+    return r.determinism()[1]
+
+
+def main(argv):
+    args, readme, draw, inputs = [], None, True, None
+    it = iter(argv)
+    for a in it:
+        if a == "--readme":
+            readme = next(it, None)
+        elif a == "--inputs":
+            inputs = next(it, None)
+        elif a == "--no-plots":
+            draw = False
+        elif a.startswith("-"):
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        else:
+            args.append(a)
+    if len(args) > 1 or (readme is None and "--readme" in argv):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    d = args[0] if args else "results"
+    if not os.path.isdir(d):
+        print("benchmarks.report: %s: no such directory" % d, file=sys.stderr)
+        return 2
+    try:
+        mismatch = render(d, readme, draw)
+        if inputs:
+            for s in stale(data.Results(d), inputs):
+                print("benchmarks.report: warning: %s was measured on other "
+                      "inputs than the tree's %s: rerun its make step"
+                      % (s, inputs), file=sys.stderr)
+    except (data.DataError, MatrixError, ValueError) as e:
+        print("benchmarks.report: %s" % e, file=sys.stderr)
+        return 2
+    if mismatch:
+        print("benchmarks.report: icount runs disagree; see %s/README.md" % d,
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,306 @@
+"""Data access: the raw files of a results directory, read on first use.
+
+  micro.csv perf.csv boot.csv cachesim.csv skipped.csv   make bench
+  link-tags.tsv                                          make bench
+  trace/ROW.txt                                          make trace
+  bootprof/ROW.tsv                                       make bootprof
+  pageflags.csv tagcounts.csv                            make survey
+  targets.csv                                            this report
+
+Every figure the report, the plots and the RFC show comes through here.  A
+file that is needed and missing raises DataError naming it."""
+import csv
+import os
+import statistics
+
+from . import matrix as matrix_mod
+
+# The order-0 pair at the two call sites, and over the working set.
+MODULE_SITE = ("page", "0", "hot")
+KERNEL_SITE = ("kpage", "0", "hot")
+WORKING_SET = ("page", "0", "ws")
+SITES = {"module": MODULE_SITE, "kernel": KERNEL_SITE}
+
+BENCH_CSVS = ("micro.csv", "perf.csv", "boot.csv", "cachesim.csv",
+              "skipped.csv")
+MADE_BY = {"micro.csv": "make bench", "perf.csv": "make bench",
+           "boot.csv": "make bench", "cachesim.csv": "make bench",
+           "skipped.csv": "make bench", "pageflags.csv": "make survey",
+           "tagcounts.csv": "make survey", "targets.csv": "make report"}
+
+
+class DataError(Exception):
+    pass
+
+
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+    except FileNotFoundError:
+        raise DataError("%s: missing (written by %s)" % (
+            path, MADE_BY.get(os.path.basename(path), "its make step"))) from None
+
+
+def header_words(path, lines=3):
+    """key=value words of a raw file's leading '#' lines."""
+    meta = {}
+    with open(path) as f:
+        for n, line in enumerate(f):
+            if n >= lines or not line.startswith("#"):
+                break
+            for word in line[1:].split():
+                k, _, v = word.partition("=")
+                if v:
+                    meta.setdefault(k, v)
+    return meta
+
+
+class Results:
+    def __init__(self, d, matrix=None):
+        self.d = d
+        self.matrix = matrix or matrix_mod.load()
+        self._csv = {}
+
+    def path(self, *p):
+        return os.path.join(self.d, *p)
+
+    def has(self, *p):
+        return os.path.exists(self.path(*p))
+
+    def csv(self, name):
+        if name not in self._csv:
+            self._csv[name] = read_csv(self.path(name))
+        return self._csv[name]
+
+    def optional_csv(self, name):
+        """The rows of name, or [] when it does not exist."""
+        return self.csv(name) if self.has(name) else []
+
+    micro = property(lambda self: self.csv("micro.csv"))
+    perf = property(lambda self: self.csv("perf.csv"))
+    boot = property(lambda self: self.csv("boot.csv"))
+    cache = property(lambda self: self.csv("cachesim.csv"))
+    skipped = property(lambda self: self.csv("skipped.csv"))
+
+    # --- rows -----------------------------------------------------------
+    def measured(self):
+        """Matrix rows with figures, in matrix order."""
+        have = {x["row"] for x in self.micro + self.perf + self.boot}
+        return [r for r in self.matrix.names() if r in have]
+
+    @property
+    def rows(self):
+        """Measured rows of the main tables: those over the main baseline."""
+        return [r for r in self.measured()
+                if self.matrix[r].baseline == self.matrix.main]
+
+    @property
+    def other_rows(self):
+        """Measured rows over another baseline (the distro rows)."""
+        return [r for r in self.measured()
+                if self.matrix[r].baseline != self.matrix.main]
+
+    def skip_reason(self, row, default="no data"):
+        for s in self.skipped:
+            if s["row"] == row:
+                return s["reason"]
+        return default
+
+    def skip_reasons(self):
+        out = {}
+        for s in self.skipped:
+            out.setdefault(s["row"], s["reason"])
+        return out
+
+    def inputs(self):
+        """The inputs hashes the bench CSVs record (none before they did)."""
+        return sorted({r["inputs"] for r in self.micro + self.perf + self.boot
+                       if r.get("inputs")})
+
+    # --- determinism ------------------------------------------------------
+    def determinism(self):
+        """(figures compared, mismatches): every icount figure must be
+        identical across the two icount runs of a configuration."""
+        checks = [
+            (self.micro, lambda r: (r["row"], r["mem_mib"], r["rep"], r["bench"],
+                                    r["arg"], r["kind"], r["n"]),
+             ["total_ns", "ns_per_op"]),
+            (self.perf, lambda r: (r["row"], r["mem_mib"], r["rep"],
+                                   r["workload"]),
+             ["ops", "elapsed_ns", "task_clock_ns", "page_faults",
+              "context_switches"]),
+            (self.boot, lambda r: (r["row"], r["mem_mib"]),
+             ["init_ns", "memtotal_kb", "memfree_kb", "memavail_kb",
+              "page_ext_bytes"]),
+            (self.cache, lambda r: (r["row"], r["bench"], r["arg"],
+                                    r["kind"], r["n"]),
+             ["ops", "accesses", "lines", "l1_miss", "l2_miss", "op_lines"]),
+        ]
+        n, mismatch = 0, []
+        for data, key, cols in checks:
+            by = {}
+            for r in data:
+                if r["icount"] == "off":
+                    continue
+                by.setdefault(key(r), {})[r["run"]] = r
+            for k, runs in by.items():
+                if len(runs) < 2:
+                    mismatch.append("%s: only %d icount run(s)" % (k, len(runs)))
+                    continue
+                first = sorted(runs)[0].rsplit("-", 1)[0]
+                a, b = runs.get(first + "-1"), runs.get(first + "-2")
+                for c in cols:
+                    n += 1
+                    if a is None or b is None or a[c] != b[c]:
+                        mismatch.append("%s %s: %s vs %s" % (
+                            k, c, a and a[c], b and b[c]))
+        return n, mismatch
+
+    # --- microbenchmark -----------------------------------------------------
+    def micro_keys(self):
+        return list(dict.fromkeys((r["bench"], r["arg"], r["kind"])
+                                  for r in self.micro))
+
+    def micro_icount(self, row, key):
+        """Instructions per op of run icount-1, repeat 1, or None."""
+        for r in self.micro:
+            if (r["row"], r["run"], r["rep"]) == (row, "icount-1", "1") and \
+                    (r["bench"], r["arg"], r["kind"]) == key:
+                return float(r["ns_per_op"])
+        return None
+
+    def micro_wall(self, row, key):
+        """(median, min, max, repeats) of the plain-TCG ns per op, or None."""
+        v = [float(r["ns_per_op"]) for r in self.micro
+             if r["row"] == row and r["icount"] == "off" and
+             (r["bench"], r["arg"], r["kind"]) == key]
+        return (statistics.median(v), min(v), max(v), len(v)) if v else None
+
+    def ws_sizes(self):
+        return sorted({r["n"] for r in self.micro if r["kind"] == "ws"})
+
+    # --- perf workloads -------------------------------------------------------
+    def perf_icount(self, row, w):
+        for r in self.perf:
+            if (r["row"], r["run"], r["rep"], r["workload"]) == \
+                    (row, "icount-1", "1", w):
+                return r
+        return None
+
+    def perf_wall(self, row, w):
+        v = [float(r["ns_per_op"]) for r in self.perf
+             if r["row"] == row and r["icount"] == "off" and r["workload"] == w]
+        return (statistics.median(v), min(v), max(v), len(v)) if v else None
+
+    # --- boot and memory --------------------------------------------------------
+    def mems(self):
+        return sorted({r["mem_mib"] for r in self.boot}, key=int)
+
+    def boot_icount(self, row, mem):
+        for r in self.boot:
+            if (r["row"], r["mem_mib"], r["run"]) == (row, mem, "icount-1"):
+                return r
+        return None
+
+    def boot_wall(self, row, mem):
+        v = [int(r["init_ns"]) / 1e6 for r in self.boot
+             if (r["row"], r["mem_mib"]) == (row, mem) and r["icount"] == "off"]
+        return (statistics.median(v), min(v), max(v), len(v)) if v else None
+
+    def page_ext_per_gib(self, row):
+        """The largest page_ext bytes per GiB of guest RAM over the guest
+        sizes the row booted with (icount run 1), or None."""
+        per = [int(r["page_ext_bytes"]) * 1024 / int(r["mem_mib"])
+               for r in self.boot if r["row"] == row and r["run"] == "icount-1"]
+        return max(per) if per else None
+
+    # --- memory traffic (cachesim) -------------------------------------------
+    def cache_fig(self, row, key):
+        """Per-op figures of a row's first cachesim run, or None."""
+        for r in self.cache:
+            if (r["row"], r["run"]) == (row, "cache-1") and \
+                    (r["bench"], r["arg"], r["kind"]) == key:
+                ops = int(r["ops"])
+                if not ops:
+                    return None
+                return {"op_lines": int(r["op_lines"]) / ops,
+                        "lines": int(r["lines"]) / ops,
+                        "l1": int(r["l1_miss"]) / ops,
+                        "l2": int(r["l2_miss"]) / ops,
+                        "n": r["n"]}
+        return None
+
+    def cache_keys(self, kind):
+        return list(dict.fromkeys((r["bench"], r["arg"], r["kind"])
+                                  for r in self.cache if r["kind"] == kind))
+
+    def cache_rows(self):
+        have = {x["row"] for x in self.cache}
+        return [r for r in self.matrix.names() if r in have]
+
+    # --- link-tags ------------------------------------------------------------
+    def link_tags(self):
+        """(notes, header, rows) of link-tags.tsv, or None."""
+        if not self.has("link-tags.tsv"):
+            return None
+        hdr, rows, notes = None, [], []
+        with open(self.path("link-tags.tsv")) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line.startswith("#"):
+                    notes.append(line.lstrip("# "))
+                elif hdr is None:
+                    hdr = line.split("\t")[:8]
+                else:
+                    rows.append(line.split("\t")[:8])
+        return (notes, hdr, rows) if hdr else None
+
+    # --- traces (make trace) ----------------------------------------------------
+    def trace_rows(self):
+        """Matrix rows with a trace, in matrix order."""
+        return [r for r in self.matrix.names() if self.has("trace", r + ".txt")]
+
+    def trace_meta(self, row):
+        return header_words(self.path("trace", row + ".txt"))
+
+    def trace_counts(self, row):
+        """Instructions per function of one traced alloc+free pair, or None."""
+        if not self.has("trace", row + ".txt"):
+            return None
+        counts = {}
+        with open(self.path("trace", row + ".txt")) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                fn = line.split(None, 1)[1].strip()
+                counts[fn] = counts.get(fn, 0) + 1
+        return counts
+
+    # --- boot profiles (make bootprof) --------------------------------------------
+    def bootprof_rows(self):
+        return [r for r in self.matrix.names()
+                if self.has("bootprof", r + ".tsv")]
+
+    def bootprof(self, row):
+        """(header words, instructions per function) of a boot profile."""
+        path = self.path("bootprof", row + ".tsv")
+        if not os.path.exists(path):
+            raise DataError("%s: missing (written by make bootprof)" % path)
+        counts = {}
+        with open(path) as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                name, n = line.rstrip("\n").split("\t")
+                counts[name] = int(n)
+        return header_words(path), counts
+
+    # --- surveys (make survey) ----------------------------------------------------
+    @property
+    def pageflags(self):
+        return self.csv("pageflags.csv")
+
+    @property
+    def tagcounts(self):
+        return self.csv("tagcounts.csv")

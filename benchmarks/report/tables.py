@@ -1,0 +1,308 @@
+"""The benchmark tables, each a (header, rows) pair of cells, from the data
+module; md() writes one as Markdown.  The cells carry Markdown's backticks;
+the RFC strips them (scripts/rfc/cover-letter.py)."""
+from . import data
+from .targets import INSTRUCTION_KINDS, fmt_pct, pct
+
+
+def md(table, left=1):
+    """A Markdown table: the first left columns left-aligned, the rest
+    right-aligned."""
+    header, rows = table
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" if i < left else "---:"
+                          for i in range(len(header))) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(out)
+
+
+def fmt_n(v, nd=1):
+    return "" if v is None else ("%.*f" % (nd, v))
+
+
+def bench_label(bench, arg, kind):
+    if bench == "page":
+        s = "page order %s" % arg
+    elif bench == "kpage":
+        s = "page order 0, kernel call site"
+    elif bench == "bulk":
+        s = "alloc_pages_bulk_array %s (per page)" % arg
+    elif bench == "kmalloc":
+        s = "kmalloc(%s)" % arg
+    else:
+        s = "kmem_cache %s B" % arg
+    return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
+
+
+def vs_header(r, first):
+    hdr = [first]
+    for row in r.rows:
+        hdr += [row] if row == r.matrix.main else [row, "vs %s" % r.matrix.main]
+    return hdr
+
+
+def micro_icount(r):
+    out = []
+    for k in r.micro_keys():
+        base = r.micro_icount(r.matrix.main, k)
+        line = [bench_label(*k)]
+        for row in r.rows:
+            v = r.micro_icount(row, k)
+            line.append(fmt_n(v))
+            if row != r.matrix.main:
+                line.append(fmt_pct(pct(v, base)))
+        out.append(line)
+    return vs_header(r, "operation (alloc + free)"), out
+
+
+def micro_wall(r):
+    out = []
+    for k in r.micro_keys():
+        base = r.micro_wall(r.matrix.main, k)
+        line = [bench_label(*k)]
+        for row in r.rows:
+            w = r.micro_wall(row, k)
+            line.append("" if w is None else "%.1f [%.1f–%.1f]" % w[:3])
+            if row != r.matrix.main:
+                line.append(fmt_pct(pct(w and w[0], base and base[0])))
+        out.append(line)
+    return vs_header(r, "operation (alloc + free)"), out
+
+
+WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
+             ("hackbench", "perf bench sched messaging (per message)"),
+             ("pagefault", "mmap/touch/munmap (per fault)"),
+             ("forkexit", "fork + exit + wait (per fork)")]
+
+
+def perf_icount(r):
+    hdr = ["workload", "row", "ns/op (= instructions)", "vs off",
+           "task-clock ms", "page-faults", "context-switches"]
+    out = []
+    for w, label in WORKLOADS:
+        base = r.perf_icount(r.matrix.main, w)
+        for row in r.rows:
+            p = r.perf_icount(row, w)
+            if p is None:
+                continue
+            v = float(p["ns_per_op"])
+            out.append([label if row == r.rows[0] else "", row, fmt_n(v),
+                        "" if row == r.matrix.main else fmt_pct(
+                            pct(v, base and float(base["ns_per_op"]))),
+                        "%.2f" % (int(p["task_clock_ns"]) / 1e6),
+                        p["page_faults"], p["context_switches"]])
+    return hdr, out
+
+
+def perf_wall(r):
+    out = []
+    for w, label in WORKLOADS:
+        base = r.perf_wall(r.matrix.main, w)
+        line = [label]
+        for row in r.rows:
+            p = r.perf_wall(row, w)
+            line.append("" if p is None else "%.0f [%.0f–%.0f]" % p[:3])
+            if row != r.matrix.main:
+                line.append(fmt_pct(pct(p and p[0], base and base[0])))
+        out.append(line)
+    return vs_header(r, "workload"), out
+
+
+def boot(r):
+    hdr = ["guest RAM", "row", "to /init, icount (ms)",
+           "to /init, tcg median [min–max] ms", "MemTotal MiB",
+           "MemFree MiB", "MemAvailable MiB",
+           "MemAvailable vs off", "page_ext bytes", "page_ext % of RAM"]
+    out = []
+    for mem in r.mems():
+        base = r.boot_icount(r.matrix.main, mem)
+        for row in r.rows:
+            b = r.boot_icount(row, mem)
+            if b is None:
+                continue
+            w = r.boot_wall(row, mem)
+            ram = int(mem) * 1024 * 1024
+            pe = int(b["page_ext_bytes"])
+            dav = ""
+            if base is not None and row != r.matrix.main:
+                d = (int(b["memavail_kb"]) - int(base["memavail_kb"])) * 1024
+                dav = "%+d B (%+.3f%%)" % (d, d * 100.0 / ram)
+            out.append([
+                "%d GiB" % (int(mem) // 1024), row,
+                "%.3f" % (int(b["init_ns"]) / 1e6),
+                "" if w is None else "%.1f [%.1f–%.1f]" % w[:3],
+                "%.1f" % (int(b["memtotal_kb"]) / 1024),
+                "%.1f" % (int(b["memfree_kb"]) / 1024),
+                "%.1f" % (int(b["memavail_kb"]) / 1024),
+                dav, pe, "%.3f%%" % (pe * 100.0 / ram)])
+    return hdr, out
+
+
+def mem_per_gib(r):
+    hdr = ["row", "page_ext bytes per GiB", "bytes per 4 KiB page",
+           "% of RAM"]
+    out = []
+    for row in r.rows:
+        p = r.page_ext_per_gib(row)
+        if p is not None:
+            out.append([row, "%.0f" % p, "%.2f" % (p / 262144),
+                        "%.3f%%" % (p * 100 / 2**30)])
+    return hdr, out
+
+
+def other_baselines(r):
+    """The rows over another baseline (the distro rows) against it."""
+    key = data.MODULE_SITE
+    hdr = ["row", "kernel", "reported form", "profiling",
+           "order-0 page alloc+free (instructions)", "vs off-distro",
+           "page_ext bytes per GiB"]
+    out = []
+    for row in r.other_rows:
+        m = r.matrix[row]
+        base = r.micro_icount(m.baseline, key)
+        v = r.micro_icount(row, key)
+        per = r.page_ext_per_gib(row)
+        out.append([row, "`%s`" % m.kernel, m.ref,
+                    {"1": "on", "0": "off"}.get(m.enabled, "compiled out"),
+                    fmt_n(v) if v is not None else "-",
+                    "" if row == m.baseline or base is None or v is None
+                    else fmt_pct(pct(v, base)),
+                    "%.0f" % per if per is not None else "-"])
+    return hdr, out
+
+
+def cache(r, kind):
+    """Lines and misses per op, one column group a call site."""
+    keys = r.cache_keys(kind)
+    site = {"page": "module", "kpage": "kernel"}
+    hdr = ["row"]
+    for k in keys:
+        w = site.get(k[0], k[0])
+        if kind == "hot":
+            hdr += ["%s: lines/op" % w, "vs off", "%s: L1 misses/op" % w]
+        else:
+            hdr += ["%s: lines/op" % w, "%s: L1 misses/op" % w,
+                    "%s: L2 misses/op" % w]
+    out = []
+    for row in r.cache_rows():
+        base_row = r.matrix[row].baseline
+        line = [row]
+        for k in keys:
+            c, b = r.cache_fig(row, k), r.cache_fig(base_row, k)
+            if c is None:
+                line += ["-", "-", "-"]
+            elif kind == "hot":
+                line += ["%.2f" % c["op_lines"],
+                         "" if row == base_row or b is None else
+                         "%+.2f" % (c["op_lines"] - b["op_lines"]),
+                         "%.3f" % c["l1"]]
+            else:
+                line += ["%.2f" % c["lines"], "%.3f" % c["l1"],
+                         "%.3f" % c["l2"]]
+        out.append(line)
+    return hdr, out
+
+
+def targets(judged):
+    return (["target", "verdict", "measured"],
+            [[t["target"], t["verdict"], t["measured"]] for t in judged])
+
+
+def lead_pairs(judged):
+    """(row, peer) of every row with an instruction target over its peer,
+    in the targets' order."""
+    return list(dict.fromkeys((t["row"], t["peer"]) for t in judged
+                              if t["kind"] == "share"))
+
+
+def lead(r, judged):
+    """Each fork form against its stock 7.3 peer, with the verdicts."""
+    verdicts = {}
+    for t in judged:
+        if t["kind"] == "share":
+            verdicts.setdefault(t["row"], []).append(
+                "%s: %s" % (t["site"], t["verdict"]))
+
+    def over(key):
+        def f(row):
+            v, o = r.micro_icount(row, key), \
+                r.micro_icount(r.matrix[row].baseline, key)
+            return "-" if v is None or o is None else "+%.1f" % (v - o)
+        return f
+
+    def ext(row):
+        p = r.page_ext_per_gib(row)
+        return "-" if p is None else "%.2f MiB" % (p / 2**20)
+
+    def cache_fig(key, what):
+        def f(row):
+            c = r.cache_fig(row, key)
+            return "-" if c is None else "%.2f" % c[what]
+        return f
+    cols = [over(data.MODULE_SITE), over(data.KERNEL_SITE),
+            cache_fig(data.MODULE_SITE, "op_lines"),
+            cache_fig(data.WORKING_SET, "l2"), ext]
+    hdr = ["fork form / stock peer",
+           "instr. over off, module site", "instr. over off, kernel site",
+           "lines/op, hot", "L2 misses/op, working set",
+           "page_ext per GiB", "target verdicts"]
+    out = [["%s / %s" % (row, peer)] +
+           ["%s / %s" % (f(row), f(peer)) for f in cols] +
+           [", ".join(verdicts.get(row, ["-"]))]
+           for row, peer in lead_pairs(judged)]
+    return hdr, out
+
+
+def headline(r):
+    keys = [data.MODULE_SITE, ("kmalloc", "64", "hot")]
+    hdr = ["row", "order-0 page (instr.)", "vs off", "kmalloc(64) (instr.)",
+           "vs off", "page_ext per GiB", "page_ext a page"]
+    out = []
+    main = [m.name for m in r.matrix.group(r.matrix.main)]
+    for row in main:
+        if row not in r.rows:
+            out.append([row, "skipped: %s" % r.skip_reason(row), "", "", "",
+                        "", ""])
+            continue
+        line = [row]
+        for k in keys:
+            v = r.micro_icount(row, k)
+            line.append(fmt_n(v))
+            line.append("" if row == r.matrix.main else fmt_pct(
+                pct(v, r.micro_icount(r.matrix.main, k))))
+        p = r.page_ext_per_gib(row)
+        line.append("" if p is None else "%d B (%.2f MiB)" % (p, p / 2**20))
+        line.append("" if p is None else "%.2f B" % (p / 262144))
+        out.append(line)
+    return hdr, out
+
+
+def matrix(r):
+    out = []
+    for m in r.matrix.rows.values():
+        out.append([m.name, "`%s`" % m.kernel, m.ref, m.enabled,
+                    "`%s`" % m.args if m.args != "-" else "",
+                    "measured" if m.name in r.rows else
+                    "skipped: " + r.skip_reason(m.name)])
+    return ["row", "kernel", "representation", "enabled", "boot args",
+            "status"], out
+
+
+def link_tags(r):
+    lt = r.link_tags()
+    if lt is None:
+        return None
+    notes, hdr, rows = lt
+    return "\n".join(notes) + "\n\n" + md((hdr, rows))
+
+
+def not_met_rows(judged, rows_with_remedy):
+    """Rows with an instruction target not met, in the targets' order."""
+    out = []
+    for t in judged:
+        if t["kind"] in INSTRUCTION_KINDS and \
+                t["verdict"].startswith("not met") and \
+                t["row"] in rows_with_remedy and t["row"] not in out:
+            out.append(t["row"])
+    return out

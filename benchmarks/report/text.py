@@ -1,0 +1,323 @@
+"""The English of results/README.md and of the headline block in the
+top-level README.md, around the tables of tables.py."""
+from . import data, tables
+from .tables import md
+
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+# What would remove the rest, per fork row with an instruction target not met.
+REMEDY = {
+    "fork-page_ext": (
+        "Most of it is reaching `page_ext`: `page_ext_lookup()`, "
+        "the SPARSEMEM section lookup, once on each side, and the "
+        "read-side section around it. Removing it needs `page_ext` "
+        "reachable from the pfn by arithmetic alone (as `vmemmap` is "
+        "for `struct page`), or one lookup a pair instead of one on "
+        "each side; the counter updates themselves are those of the "
+        "page-flags form."),
+    "fork-flags": (
+        "What remains is the work no form can avoid "
+        "(saving and restoring `current->alloc_tag` at the call site, "
+        "the index write, the two per-cpu counter updates on each "
+        "side) plus the call into `__pgalloc_tag_add()`, which stays "
+        "out of line because inlining it un-inlines "
+        "`post_alloc_hook()` for every form, and the decode of the "
+        "index on free."),
+    "fork-disabled": (
+        "The difference is in code that runs with profiling off: the "
+        "static branches and the call-site bookkeeping."),
+    "fork-pointer": (
+        "The pointer form keeps upstream's `page_ext` lookups."),
+}
+
+
+def vals(rows, k):
+    return ", ".join(sorted({x[k] for x in rows}))
+
+
+def setup(r):
+    rows = r.micro + r.perf + r.boot
+    if not rows:
+        return "No data."
+    dates = sorted(x["date"] for x in rows)
+    perfv = ", ".join(sorted({x["perf"] for x in r.perf})) or "-"
+    events = ", ".join(sorted({x["events"] for x in r.perf})) or "-"
+    mems = sorted({int(x["mem_mib"]) for x in rows})
+    inputs = r.inputs()
+    lines = [
+        "- Base kernel: Linux %s (Debian source %s), one tarball for "
+        "every row; benchmark kernels %s (`kernel/configs/`: `off` is "
+        "the stock source with profiling compiled out, `stock-bench` "
+        "stock 7.3 with profiling built in, `fork-bench` the series, "
+        "both without `CONFIG_MEM_ALLOC_PROFILING_DEBUG`; `page_owner` "
+        "is `off` with `CONFIG_PAGE_OWNER=y`; the `-distro` ones are "
+        "the same on Debian's page-flag budget)." % (
+            vals(rows, "kernel"), vals(rows, "debian_source"),
+            ", ".join("`%s`" % k for k in dict.fromkeys(
+                x["kernel_variant"] for x in rows))),
+        "- QEMU %s, accelerator %s, one vCPU (%s); icount modes: %s "
+        "(`shift=0,sleep=off`: 1 guest ns = 1 instruction)." % (
+            vals(rows, "qemu"), vals(rows, "accel"), vals(rows, "vcpus"),
+            vals(rows, "icount")),
+        "- Kernel arguments besides the row's own (icount; plain TCG): "
+        "%s. `nolapic_timer` skips the APIC timer calibration, a "
+        "`pause` spin that takes minutes of host time under icount "
+        "(ticks come from the HPET/PIT instead); `tsc_early_khz` is the "
+        "host TSC rate (TCG passes the host TSC through and the tiny "
+        "guest has no HPET/PM timer to calibrate it against, so it "
+        "would fall back to 4 ms jiffies)." % "; ".join(
+            "`%s`" % a for a in sorted({x["harness_args"] for x in rows})),
+        "- icount runs repeat exactly only with a fixed initramfs, RTC "
+        "and serial file: `scripts/boot.sh -i` arranges that.",
+        "- Guest memory: %s." % ", ".join(
+            "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
+            for m in mems),
+        "- Runs from %s to %s; project commit %s.%s" % (
+            dates[0], dates[-1], vals(rows, "commit"),
+            "" if not inputs else
+            " Inputs measured (`inputs_hash` of `benchmarks/lib.sh`: the "
+            "series, configs and the code that builds, boots and "
+            "measures): %s." % ", ".join("`%s`" % i for i in inputs)),
+        "- perf in the guest: %s (host userspace; the guest kernel is "
+        "newer), events: %s (`sw`: task-clock, page-faults, "
+        "context-switches; hardware counters report \"not supported\" "
+        "under QEMU TCG)." % (perfv, events),
+    ]
+    return "\n".join(lines)
+
+
+def not_met(r, judged):
+    """Each fork row with an instruction target not met: the traced
+    functions that differ from the baseline most, and what would remove
+    the rest."""
+    def kernel_only(counts):
+        # The module's own instructions are left out of these figures.
+        return None if counts is None else \
+            {f: n for f, n in counts.items() if " " not in f}
+    out = []
+    for row in tables.not_met_rows(judged, REMEDY):
+        tc = kernel_only(r.trace_counts(row))
+        off = kernel_only(r.trace_counts(r.matrix[row].baseline))
+        line = "- `%s`: " % row
+        if tc is not None and off is not None:
+            diff = sorted(((tc.get(f, 0) - off.get(f, 0), f)
+                           for f in set(tc) | set(off)), reverse=True)
+            top = [(d, f) for d, f in diff if d > 0][:6]
+            line += ("traced over `off` (one order-0 pair, module "
+                     "call site): %+d in all; most in %s. " % (
+                         sum(tc.values()) - sum(off.values()),
+                         ", ".join("`%s` %+d" % (f, d) for d, f in top)))
+        out.append(line + REMEDY[row])
+    return "\n".join(out)
+
+
+def readme(r, judged, plots):
+    """results/README.md."""
+    nchecked, mismatch = r.determinism()
+    reasons = r.skip_reasons()
+    skipped = [x for x in r.matrix.names()
+               if x not in r.rows and x in reasons]
+    s = []
+    s.append("# Results\n")
+    s.append("Generated by `benchmarks/report.py` from the raw CSVs in "
+             "this directory (one row a run): `micro.csv` (in-kernel "
+             "microbenchmark), `perf.csv` (perf stat workloads), "
+             "`boot.csv` (boot time and memory), `skipped.csv`. "
+             "Rerun `make bench` to measure again, or "
+             "`python3 benchmarks/report.py results` to rebuild these "
+             "tables from the CSVs. Do not edit by hand.\n")
+    if r.rows:
+        s.append("## The fork against stock 7.3\n")
+        s.append("Each cell is fork / peer. Order-0 page alloc+free: "
+                 "guest instructions under icount (1 GiB guest) over "
+                 "profiling compiled out (`off`), with the tag at a "
+                 "module call site (`alloc_pages()` in the benchmark "
+                 "module) and at a kernel one (`alloc_page()` in "
+                 "`net/core/sock.c`); cache lines one alloc+free touches "
+                 "in a hot loop, and L2 misses per op over a working "
+                 "set of %s pages, from the cache model (see Memory "
+                 "traffic); `page_ext` bytes for tagging per GiB of RAM. "
+                 "All targets are in the table after Setup.\n" %
+                 (r.cache_fig(r.matrix.main, data.WORKING_SET) or
+                  {"n": "?"})["n"])
+        s.append(md(tables.lead(r, judged)) + "\n")
+        if "lead" in plots:
+            s.append("![fork against stock](lead.svg)\n")
+    s.append("## Setup\n")
+    s.append(setup(r) + "\n")
+    s.append("Matrix (`benchmarks/matrix.txt`):\n")
+    s.append(md(tables.matrix(r)) + "\n")
+    if skipped:
+        s.append("Skipped rows are not faked: the guest reads "
+                 "`/proc/sys/vm/mem_profiling_ref` and a row runs only "
+                 "when it reports the row's representation.\n")
+    s.append("## Determinism (icount)\n")
+    if mismatch:
+        s.append("**The icount runs do NOT agree** (%d of %d figures "
+                 "differ):\n\n" % (len(mismatch), nchecked) +
+                 "\n".join("- " + m for m in mismatch[:40]) + "\n")
+    else:
+        s.append("Each icount configuration ran twice; all %d figures "
+                 "(microbenchmark, perf workloads, boot) are identical "
+                 "between the two runs. Tables show run 1.\n" % nchecked)
+    s.append("## Targets\n")
+    s.append(md(tables.targets(judged)) + "\n")
+    nm = not_met(r, judged)
+    if nm:
+        s.append("Where the fork rows with a target not met spend their "
+                 "instructions, from the per-function traces in "
+                 "[trace/README.md](trace/README.md), and what would "
+                 "remove the rest:\n")
+        s.append(nm + "\n")
+    s.append("## Microbenchmark: instructions per alloc+free "
+             "(icount)\n")
+    s.append("`allocbench` module, 1 GiB guest. One op = one allocation "
+             "plus its free; `batch` allocates %s objects, then frees "
+             "them; bulk is per page. Under `-icount shift=0` guest ns "
+             "equal instructions.\n" % "256")
+    s.append(md(tables.micro_icount(r)) + "\n")
+    if "overhead" in plots:
+        s.append("![overhead](overhead.svg)\n")
+    s.append("Neither stock's compressed form nor the series touches the "
+             "slab paths: `kmalloc` and `kmem_cache` objects keep pointer "
+             "references in `slabobj_ext` in every form, so their rows "
+             "differ between forms only by the loop's amortised overhead "
+             "(a fraction of an instruction per op).\n")
+    s.append("`page order 0, kernel call site` allocates through "
+             "`skb_page_frag_refill()` with "
+             "`net.core.high_order_alloc_disable=1`: one "
+             "`alloc_page(GFP_KERNEL)` whose tag is in vmlinux "
+             "(`net/core/sock.c`), freed by the module with "
+             "`__free_page()`; it costs a few instructions more than "
+             "the module's own `alloc_pages()` in every row, `off` "
+             "included. `working set` allocates all N pages, then frees "
+             "them (N = %s, far beyond the caches). `page_owner` is "
+             "profiling "
+             "compiled out with `CONFIG_PAGE_OWNER=y`, booted with "
+             "`page_owner=on`: it saves a stack trace a page allocation "
+             "(what a user might pick instead; its `page_ext` bytes are "
+             "in Boot and memory).\n" % (
+                 ", ".join("%s: %d MiB of pages, %d MiB of `struct "
+                           "page`" % (n, int(n) // 256, int(n) // 16384)
+                           for n in r.ws_sizes()) or "?"))
+    if r.cache:
+        s.append("## Memory traffic (cache model)\n")
+        s.append("The `cachesim` QEMU plugin (`benchmarks/cachesim/`) "
+                 "feeds every guest load and store between the "
+                 "benchmark module's markers into a cache model (%s; "
+                 "the caches start empty at each window) under icount; "
+                 "each configuration ran twice and the figures are "
+                 "checked identical (Determinism). Hot loop: %s "
+                 "alloc+free pairs; `lines/op` counts the distinct "
+                 "64-byte lines each pair touches on its own (code "
+                 "fetches excluded), `vs off` against the row's "
+                 "baseline: the tag, its per-cpu counters and, for the "
+                 "`page_ext` rows, the entry and the lookup's data, "
+                 "some of which share lines with what the allocator "
+                 "touches anyway. The working set below shows the "
+                 "`page_ext` entries themselves: in the page-flags "
+                 "forms the index lives in the `struct page` line "
+                 "that every row touches.\n" % (
+                     vals(r.cache, "cache_model"),
+                     ", ".join(sorted({x["n"] for x in r.cache
+                                       if x["kind"] == "hot"}))))
+        s.append(md(tables.cache(r, "hot")) + "\n")
+        s.append("Working set: all N pages allocated, then all freed, "
+                 "in one window; `lines/op` is the window's distinct "
+                 "lines over N, the misses are per op. `page_ext` "
+                 "entries of neighbouring pages share a line (8 a line "
+                 "with pointers, 32 with 2-byte indexes), so its extra "
+                 "misses are a fraction of a line per page.\n")
+        s.append(md(tables.cache(r, "ws")) + "\n")
+        if "traffic" in plots:
+            s.append("![memory traffic](traffic.svg)\n")
+    s.append("## Microbenchmark: wall time per alloc+free (TCG)\n")
+    s.append("ns per op, median [min–max] of %s repeats in one boot; "
+             "QEMU TCG without icount (emulated, so absolute values are "
+             "far from hardware). The host has 2 cores shared with other "
+             "kernel builds, so these figures carry that load: read the "
+             "icount tables for the cost, these for the order of "
+             "magnitude.\n" %
+             (r.micro_wall(r.rows[0], r.micro_keys()[0])[3]
+              if r.rows and r.micro else "?"))
+    s.append(md(tables.micro_wall(r)) + "\n")
+    s.append("## perf stat workloads (icount)\n")
+    s.append(md(tables.perf_icount(r)) + "\n")
+    s.append("## perf stat workloads: wall time per op (TCG)\n")
+    s.append("ns per op, median [min–max].\n")
+    s.append(md(tables.perf_wall(r)) + "\n")
+    s.append("## Boot and memory\n")
+    s.append("Time to `/init` from the printk timestamp of \"Run /init "
+             "as init process\" (icount: virtual time, deterministic; "
+             "tcg: host time). Meminfo read first thing in the guest "
+             "command; page_ext from \"allocated N bytes of page_ext\".\n")
+    s.append(md(tables.boot(r)) + "\n")
+    if r.bootprof_rows():
+        s.append("Where each boot's instructions go, function by "
+                 "function, fork row against stock peer: "
+                 "[bootprof/README.md](bootprof/README.md) "
+                 "(`make bootprof`).\n")
+    s.append("Largest page_ext per GiB over the guest sizes:\n")
+    s.append(md(tables.mem_per_gib(r)) + "\n")
+    if "memory" in plots:
+        s.append("![memory](memory.svg)\n")
+    if r.other_rows:
+        s.append("## On Debian's page-flag budget (distro rows)\n")
+        s.append("Kernels built with `kernel/configs/distro.config`, "
+                 "which leaves the same spare page-flag bits as Debian "
+                 "7.3's amd64 config (none; `make test` checks the two "
+                 "agree). Stock's `1,compressed` finds no room and "
+                 "switches profiling off for the whole boot; the fork's "
+                 "keeps profiling with a 2-byte index in `page_ext`. "
+                 "Instructions under icount, 1 GiB guest, against "
+                 "`off-distro` (same budget, profiling compiled out); "
+                 "the main tables do not include these rows.\n")
+        s.append(md(tables.other_baselines(r)) + "\n")
+    lt = tables.link_tags(r)
+    if lt:
+        s.append("## link-tags (host post-link pass)\n")
+        s.append("From `benchmarks/link-tags/bench.sh` "
+                 "(`link-tags.tsv`, every sample kept there).\n")
+        s.append(lt + "\n")
+    others = [(f, t) for f, t in (
+        ("pageflags.md", "page-flag budget survey"),
+        ("tagcounts.md", "allocation tag counts"),
+        ("rfc", "RFC material")) if r.has(f) or
+        (f.endswith(".md") and r.has(f[:-3] + ".csv"))]
+    if others:
+        s.append("## Elsewhere in results/\n")
+        s.append("\n".join("- [%s](%s)" % (t, f) for f, t in others) + "\n")
+    return "\n".join(s)
+
+
+def headline(r, judged):
+    """The block between BEGIN and END in the top-level README.md."""
+    rows = r.micro + r.boot
+    dates = sorted(x["date"] for x in rows)
+    return "\n".join([
+        BEGIN,
+        "Guest instructions per alloc+free pair (QEMU %s TCG, "
+        "`-icount shift=0,sleep=off`, 1 vCPU, 1 GiB; Linux %s; "
+        "%s; commit %s). Generated by `benchmarks/report.py`; all "
+        "tables, targets and plots: [results/README.md]"
+        "(results/README.md).\n" % (
+            vals(rows, "qemu"), vals(rows, "kernel"),
+            dates[-1][:10] if dates else "?", vals(rows, "commit")),
+        md(tables.headline(r)), "",
+        md((["target", "verdict"],
+            [[t["target"], t["verdict"]] for t in judged])),
+        END])
+
+
+def write_headline(path, block):
+    with open(path) as f:
+        text = f.read()
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + block + \
+            text[text.index(END) + len(END):]
+    else:
+        if "\n## Results" not in text:
+            text = text.rstrip("\n") + "\n\n## Results\n"
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
