@@ -1,44 +1,52 @@
 #!/usr/bin/env python3
 """Fill in the cover letter that scripts/rfc/make-rfc.sh had git format-patch
 write: the subject and the blurb, in plain text (no Markdown), prose wrapped
-at 72 columns.  The prose is fixed; every figure and table is read from
-results/ or from the check outputs make-rfc.sh wrote beside the patches:
+at 72 columns.  The prose is fixed; every figure and table is read from the
+raw data in results/, through the report's data module
+(benchmarks/report/data.py, rows from benchmarks/matrix.txt), or from the
+check outputs make-rfc.sh wrote beside the patches:
 
   results/micro.csv     order-0 alloc_page+__free_page, guest instructions
                         (run icount-1, rep 1), per benchmark row
   results/boot.csv      page_ext bytes per row and guest size
-  results/README.md     its "## Targets" table
+  results/targets.csv   the targets as the report judged them (make report)
   results/trace/*.txt   per-function instruction traces (make trace), used
                         only when they were taken on the series' kernel
-  results/pageflags.md  the page-flag budget survey (make survey)
-  results/tagcounts.md  allocation tag counts (make survey)
+  results/pageflags.csv the page-flag budget survey (make survey)
+  results/tagcounts.csv allocation tag counts (make survey)
   WORK-DIR/checkpatch.txt, build-each.txt, get_maintainer.txt
 
-Markdown tables are printed as space-padded columns.  A row, file or table
-that is missing gives a sentence saying so, never a crash.
+Tables are printed as space-padded columns, cells without Markdown.  A row,
+file or table that is missing gives a sentence saying so, never a crash.
 
 Usage: cover-letter.py RESULTS-DIR WORK-DIR   (environment: RFC_N, RFC_KVER,
 RFC_DEBVER, RFC_COMMIT, RFC_DATE, RFC_SOURCE and RFC_SERIES, set by
 make-rfc.sh; without RFC_SERIES the series is RFC_KVER's first two numbers)
 """
-import csv
-import glob
 import os
 import re
 import sys
 import textwrap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from benchmarks.report import data, matrix, survey  # noqa: E402
+
 SUBJECT = ("mm/alloc_tag: link-time tag indices in page flags, "
            "with a page_ext fallback")
 
-# The benchmark rows (benchmarks/matrix.txt), in the order they are shown.
-ROWS = ["off", "stock-disabled", "stock-pointer", "stock-compressed",
-        "fork-disabled", "fork-pointer", "fork-flags", "fork-page_ext"]
-# The same on Debian amd64's page-flag budget (0 spare bits), against
-# off-distro: stock's "1,compressed" switches profiling off there.
-DISTRO = ["off-distro", "stock-distro-pointer", "stock-distro-compressed",
-          "fork-distro-compressed"]
-ORDER0 = ("page", "0", "hot")   # bench, arg, kind in micro.csv
+# The benchmark rows, from benchmarks/matrix.txt in its order: the main
+# baseline (off) and the rows over it that keep a tag reference (not
+# page_owner, which is not allocation profiling).
+MATRIX = matrix.load()
+ROWS = [m.name for m in MATRIX.group(MATRIX.main)
+        if m.name == MATRIX.main or m.ref != "none"]
+# The rows over another baseline: on Debian amd64's page-flag budget (0
+# spare bits), against off-distro; stock's "1,compressed" switches
+# profiling off there.
+DISTRO = [m.name for b in dict.fromkeys(m.baseline for m in
+                                        MATRIX.rows.values())
+          if b != MATRIX.main for m in MATRIX.group(b)]
 
 
 # --- text ------------------------------------------------------------------
@@ -69,38 +77,13 @@ def read(path):
         return None
 
 
-def read_csv(path):
-    try:
-        with open(path, newline="") as f:
-            return list(csv.DictReader(f))
-    except FileNotFoundError:
-        return []
-
-
 def series_of(version):
     """"7.3" from "7.3.4+" or "7.3.4-1~bpo13+1"; None if it has none."""
     m = re.match(r"(\d+)\.(\d+)", version or "")
     return "%s.%s" % m.groups() if m else None
 
 
-# --- Markdown tables as plain text -------------------------------------------
-
-def section(md, title):
-    """The body of '## title' in a generated Markdown file, up to the next
-    heading, without blank lines at either end."""
-    if md is None:
-        return None
-    m = re.search(r"^## " + re.escape(title) + r"[^\n]*\n(.*?)(?=^## |\Z)",
-                  md, re.S | re.M)
-    return m.group(1).strip() if m else None
-
-
-def stamp(md):
-    """The "Kernel X ..., generated D from project commit C." line of a
-    survey report, or an empty string."""
-    m = re.search(r"^Kernel .*? generated .*$", md or "", re.M)
-    return m.group(0).rstrip(".") + "." if m else ""
-
+# --- tables as plain text ---------------------------------------------------
 
 def clean(cell):
     """A Markdown cell as plain text: no backticks, bold or link syntax."""
@@ -108,23 +91,11 @@ def clean(cell):
     return cell.replace("`", "").replace("**", "").strip()
 
 
-def md_table(text):
-    """The first Markdown table in text: (header, right-aligned flags,
-    rows), or None."""
-    lines = [l.strip() for l in (text or "").splitlines()]
-    start = next((i for i, l in enumerate(lines) if l.startswith("|")), None)
-    if start is None or start + 1 >= len(lines):
-        return None
-
-    def cells(l):
-        return [clean(c) for c in l.strip("|").split("|")]
-    header = cells(lines[start])
-    rows = []
-    for l in lines[start + 2:]:
-        if not l.startswith("|"):
-            break
-        r = cells(l)
-        rows.append((r + [""] * len(header))[:len(header)])
+def plain(table):
+    """A (header, rows) table of the report as (header, right-aligned
+    flags, rows), its cells without Markdown."""
+    header, rows = table
+    rows = [[clean(str(c)) for c in r] for r in rows]
     return header, [numeric(r[i] for r in rows)
                     for i in range(len(header))], rows
 
@@ -214,43 +185,7 @@ def plain_table(header, right, rows, width=72, indent=2, gap=2):
     return "\n".join(out)
 
 
-def md_to_plain(text, cols=None, width=72):
-    t = md_table(text)
-    if t is None:
-        return None
-    if cols:
-        t = pick(t, cols)
-    return plain_table(*t, width=width)
-
-
 # --- measured figures --------------------------------------------------------
-
-def order0(micro, row):
-    """Instructions per order-0 alloc+free of one row (icount-1, rep 1)."""
-    for r in micro:
-        if (r.get("row") == row and r.get("run") == "icount-1" and
-                r.get("rep", "1") == "1" and
-                (r.get("bench"), r.get("arg"), r.get("kind")) == ORDER0):
-            try:
-                return float(r["ns_per_op"])
-            except (KeyError, ValueError):
-                return None
-    return None
-
-
-def page_ext_per_gib(boot, row):
-    """The largest page_ext bytes per GiB of guest RAM over the guest sizes
-    a row booted with (icount runs)."""
-    per = []
-    for r in boot:
-        if r.get("row") == row and r.get("run", "").startswith("icount-"):
-            try:
-                per.append(int(r["page_ext_bytes"]) * 1024 //
-                           int(r["mem_mib"]))
-            except (KeyError, ValueError):
-                pass
-    return max(per) if per else None
-
 
 def sizes(mibs):
     """"1, 4 and 16 GiB" from MiB figures."""
@@ -298,13 +233,13 @@ def csv_stamp(micro, boot, series):
 def measured(res, series):
     """Instructions per order-0 alloc+free and page_ext per GiB, per row,
     and what they say about the fork against upstream's compressed mode."""
-    micro = read_csv(os.path.join(res, "micro.csv"))
-    boot = read_csv(os.path.join(res, "boot.csv"))
+    micro, boot = res.optional_csv("micro.csv"), res.optional_csv("boot.csv")
     if not micro and not boot:
         return wrap("Not measured: results/ has no micro.csv or boot.csv "
                     "(run 'make bench').")
-    ins = {r: order0(micro, r) for r in ROWS}
-    pe = {r: page_ext_per_gib(boot, r) for r in ROWS}
+    ins = {x: res.micro_icount(x, data.MODULE_SITE) if micro else None
+           for x in ROWS}
+    pe = {x: res.page_ext_per_gib(x) if boot else None for x in ROWS}
     off = ins["off"]
 
     def over(r):
@@ -345,14 +280,16 @@ def measured(res, series):
                 listing(missing), "has" if len(missing) == 1 else "have",
                 "it is" if len(missing) == 1 else "they are"))]
     out += ["", bullets(comparison(ins, over, pe))]
-    out += ["", distro(micro, spare_bits(res, "guest-distro"))]
+    out += ["", distro(res, micro, survey.spare_bits(
+        res.optional_csv("pageflags.csv"), "guest-distro"))]
     return "\n".join(out)
 
 
-def distro(micro, spare):
+def distro(res, micro, spare):
     """The distro-budget rows, when results/micro.csv has them; spare is
     the page-flag survey's figure for that budget."""
-    ins = {r: order0(micro, r) for r in DISTRO}
+    ins = {x: res.micro_icount(x, data.MODULE_SITE) if micro else None
+           for x in DISTRO}
     off = ins[DISTRO[0]]
     if off is None or all(ins[r] is None for r in DISTRO[1:]):
         return wrap(
@@ -449,68 +386,48 @@ def comparison(ins, over, pe):
 
 
 def targets(res):
-    md = read(os.path.join(res, "README.md"))
-    body = section(md, "Targets")
-    table = md_to_plain(body) if body else None
-    if table is None:
-        return wrap("Not available: results/README.md has no Targets "
-                    "table (run 'make bench').")
+    judged = res.optional_csv("targets.csv")
+    if not judged:
+        return wrap("Not available: results/targets.csv is missing "
+                    "(run 'make report').")
+    table = plain((["target", "verdict", "measured"],
+                   [[t["target"], t["verdict"], t["measured"]]
+                    for t in judged]))
     return "\n".join([wrap(
-        "The targets the project set itself, as benchmarks/report.py "
-        "judges them from the same CSVs:"), "", table])
+        "The targets the project set itself, as the report "
+        "(benchmarks/report/targets.py) judges them from the same CSVs:"),
+        "", plain_table(*table)])
 
 
 # --- per-function traces (make trace) ----------------------------------------
 
-def trace_meta(path):
-    """key=value words of a trace's header lines."""
-    meta = {}
-    for line in (read(path) or "").splitlines()[:3]:
-        if line.startswith("#"):
-            for word in line.lstrip("# ").split():
-                if "=" in word:
-                    k, v = word.split("=", 1)
-                    meta.setdefault(k, v)
-    return meta
-
-
-def trace_counts(path):
-    """Instructions per function of one traced alloc+free pair."""
-    counts = {}
-    for line in (read(path) or "").splitlines():
-        w = line.split(None, 1)
-        if len(w) == 2 and not line.startswith("#"):
-            counts[w[1].strip()] = counts.get(w[1].strip(), 0) + 1
-    return counts
-
-
-def trace_summary(d, series):
-    files = sorted(glob.glob(os.path.join(d, "*.txt")))
-    if not files:
+def trace_summary(res, series):
+    traced = res.trace_rows()
+    if not traced:
         return wrap("Not traced: results/trace/ has no traces "
                     "(run 'make trace').")
-    linux = sorted({trace_meta(f).get("linux", "?") for f in files})
+    linux = sorted({res.trace_meta(x).get("linux", "?") for x in traced})
     if {series_of(v) for v in linux} != {series}:
         return wrap(
             "The per-function instruction trace (make trace) has not been "
             "redone on %s yet: results/trace/ still holds traces of Linux "
             "%s, which tell nothing about this series, so none are quoted "
             "here." % (series, ", ".join(linux)))
-    rows = {r: trace_counts(os.path.join(d, r + ".txt")) for r in ROWS}
-    rows = {r: c for r, c in rows.items() if c}
+    rows = {x: res.trace_counts(x) for x in ROWS}
+    rows = {x: c for x, c in rows.items() if c}
     if "off" not in rows or len(rows) < 2:
         return wrap("Not traced: results/trace/ has no 'off' row or "
                     "nothing to compare it with (run 'make trace').")
     base = rows["off"]
     table = []
-    for r, c in rows.items():
-        if r == "off":
+    for x, c in rows.items():
+        if x == "off":
             continue
         diff = {f: c.get(f, 0) - base.get(f, 0) for f in set(c) | set(base)}
         top = sorted((f for f in diff if diff[f]), key=lambda f: -abs(diff[f]))
-        table.append([r, "%+d" % (sum(c.values()) - sum(base.values())),
+        table.append([x, "%+d" % (sum(c.values()) - sum(base.values())),
                       ", ".join("%s %+d" % (f, diff[f]) for f in top[:3])])
-    m = trace_meta(os.path.join(d, "off.txt"))
+    m = res.trace_meta("off")
     return "\n".join([wrap(
         "results/trace/ single-steps one order-0 alloc_pages()+"
         "__free_pages() pair of the benchmark module with gdb, per row, "
@@ -525,18 +442,17 @@ def trace_summary(d, series):
 # --- surveys and checks ------------------------------------------------------
 
 def pageflags(res):
-    pf = read(os.path.join(res, "pageflags.md"))
-    stock = section(pf, "Shipped and stock configurations")
-    t = md_table(stock)
-    if t is None:
-        return wrap("Not measured: results/pageflags.md is missing "
+    pf = res.optional_csv("pageflags.csv")
+    if not pf:
+        return wrap("Not measured: results/pageflags.csv is missing "
                     "(run 'make survey').")
+    t = plain(survey.stock_table(pf))
     out = [wrap(
         "Spare page->flags bits per configuration, measured with the "
         "kernel's own headers after 'make prepare'. %s 'index bits' is "
         "what the flags form gets, min(16, spare); the fields listed are "
         "the widths that use up the word (those of width 0 left out):"
-        % stamp(pf)), ""]
+        % survey.stamp(pf)), ""]
     out.append(plain_table(*pick(t, [
         "config", "long", "spare", "index bits",
         ("fields", ["sections", "nodes", "zones", "last_cpupid",
@@ -546,8 +462,9 @@ def pageflags(res):
         out += ["", "The configurations:", ""]
         out.append(plain_table(["config", "what"], [False, False],
                                [[r[0], r[h.index("what")]] for r in rows]))
-    whatif = md_table(section(pf, "What frees bits in Debian's amd64 config"))
+    whatif = survey.whatif_table(pf)
     if whatif:
+        whatif = plain(whatif)
         out += ["", wrap("What frees bits in Debian's amd64 config, and what "
                          "each change costs:"), ""]
         out.append(plain_table(*pick(whatif, [
@@ -555,28 +472,17 @@ def pageflags(res):
     return "\n".join(out)
 
 
-def spare_bits(res, config):
-    """The spare page-flag bits of one surveyed config, or None."""
-    t = md_table(section(read(os.path.join(res, "pageflags.md")),
-                         "Shipped and stock configurations"))
-    if t and "spare" in t[0]:
-        for r in t[2]:
-            if r[0] == config:
-                return r[t[0].index("spare")]
-    return None
-
-
 def tagcounts(res):
-    tc = read(os.path.join(res, "tagcounts.md"))
-    table = md_to_plain(tc, ["config", "vmlinux tags", "module tags",
-                             "all loaded", "spare page-flag bits",
-                             "index goes to"])
-    if table is None:
-        return wrap("Not counted: results/tagcounts.md is missing "
+    tc = res.optional_csv("tagcounts.csv")
+    if not tc:
+        return wrap("Not counted: results/tagcounts.csv is missing "
                     "(run 'make survey').")
+    table = plain_table(*pick(plain(survey.tagcounts_table(tc)), [
+        "config", "vmlinux tags", "module tags", "all loaded",
+        "spare page-flag bits", "index goes to"]))
     return "\n".join([wrap(
         "Allocation tags per build, counted by link-tags on vmlinux and "
-        "every module. %s" % stamp(tc)), "", table])
+        "every module. %s" % survey.stamp(tc)), "", table])
 
 
 def checks(work):
@@ -607,7 +513,7 @@ def checks(work):
 # --- the prose ---------------------------------------------------------------
 
 def problem(res, series):
-    spare = spare_bits(res, "debian-amd64")
+    spare = survey.spare_bits(res.optional_csv("pageflags.csv"), "debian-amd64")
     debian = ("Debian's %s amd64 configuration, with NODES_SHIFT 10, 8192 "
               "CPUs, NUMA balancing and the multi-gen LRU all taking bits "
               "of the flags word, leaves %s spare bits (survey below)"
@@ -747,7 +653,7 @@ def design():
 
 
 def main():
-    res, work = sys.argv[1], sys.argv[2]
+    res, work = data.Results(sys.argv[1]), sys.argv[2]
     env = os.environ
     n = int(env["RFC_N"])
     series = env.get("RFC_SERIES") or series_of(env["RFC_KVER"])
@@ -773,7 +679,7 @@ def main():
     out.append(heading("Targets"))
     out.append(targets(res))
     out.append(heading("Where the instructions go"))
-    out.append(trace_summary(os.path.join(res, "trace"), series))
+    out.append(trace_summary(res, series))
     out.append(heading("Page-flag budget"))
     out.append(pageflags(res))
     out.append(heading("Tag counts"))
