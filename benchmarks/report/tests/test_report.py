@@ -1,0 +1,249 @@
+"""The report's data module and target judging on a small fixture
+(tests/matrix.txt and CSVs written here).  Run from the repository root:
+python3 -m unittest discover -s benchmarks/report/tests -t ."""
+import contextlib
+import csv
+import io
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+from benchmarks.report import __main__ as cli
+from benchmarks.report import data, matrix, targets
+from benchmarks.report.targets import Target
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATRIX = os.path.join(HERE, "matrix.txt")
+META = ["date", "commit", "inputs", "kernel", "debian_source", "qemu",
+        "accel", "icount", "mem_mib", "vcpus", "harness_args", "row",
+        "kernel_variant", "boot_args", "run"]
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def meta(row, run, mem="1024"):
+    return {"date": "2026-01-01T00:00:00Z", "commit": "abc1234",
+            "inputs": "0123456789abcdef", "kernel": "7.3.4+",
+            "debian_source": "7.3.4-1", "qemu": "7.2.22", "accel": "tcg",
+            "icount": "off" if run.startswith("tcg") else "shift=0,sleep=off",
+            "mem_mib": mem, "vcpus": "1", "harness_args": "nolapic_timer",
+            "row": row, "kernel_variant": "k", "boot_args": "-", "run": run}
+
+
+# Instructions per order-0 pair: (module site, kernel site).
+PAIRS = {"off": (600.0, 640.0), "stock-a": (900.0, 940.0),
+         "fork-a": (700.0, 740.0), "fork-b": (800.0, 841.0),
+         "other": (610.0, 650.0), "fork-other": (700.0, 740.0)}
+PAGE_EXT = {"off": 0, "stock-a": 2097152, "fork-a": 0, "fork-b": 524288,
+            "other": 0, "fork-other": 524288}
+INIT = {"off": 100, "stock-a": 200, "fork-a": 190, "fork-b": 201,
+        "other": 100, "fork-other": 150}
+
+
+def fixture(d, rows=tuple(PAIRS), second_run=None):
+    """Bench CSVs for rows; second_run(row, fields) may alter run 2."""
+    micro, boot, cache = [], [], []
+    for row in rows:
+        for run in ("icount-1", "icount-2", "tcg-1"):
+            for bench, v in (("page", PAIRS[row][0]), ("kpage", PAIRS[row][1]),
+                             ("kmalloc", 150.0)):
+                arg = "64" if bench == "kmalloc" else "0"
+                m = dict(meta(row, run), rep="1", bench=bench, arg=arg,
+                         n="1000", kind="hot", total_ns=str(int(v * 1000)),
+                         ns_per_op="%.2f" % v)
+                if run == "icount-2" and second_run:
+                    second_run(row, m)
+                micro.append(m)
+            for mem in ("1024", "4096"):
+                boot.append(dict(meta(row, run, mem), init_ns=str(INIT[row]),
+                                 memtotal_kb="1000000", memfree_kb="900000",
+                                 memavail_kb="900000",
+                                 page_ext_bytes=str(PAGE_EXT[row] *
+                                                    int(mem) // 1024)))
+        for run in ("cache-1", "cache-2"):
+            cache.append(dict(meta(row, run), cache_model="m", bench="page",
+                              arg="0", n="1000", kind="ws", ops="1000",
+                              accesses="1", lines=str(
+                                  1000 + PAGE_EXT[row] * 1000 // 262144 // 64),
+                              l1_miss="1", l2_miss="1", op_lines="1"))
+    write_csv(os.path.join(d, "micro.csv"), META + [
+        "rep", "bench", "arg", "n", "kind", "total_ns", "ns_per_op"], micro)
+    write_csv(os.path.join(d, "boot.csv"), META + [
+        "init_ns", "memtotal_kb", "memfree_kb", "memavail_kb",
+        "page_ext_bytes"], boot)
+    write_csv(os.path.join(d, "cachesim.csv"), META + [
+        "cache_model", "bench", "arg", "n", "kind", "ops", "accesses",
+        "lines", "l1_miss", "l2_miss", "op_lines"], cache)
+    write_csv(os.path.join(d, "perf.csv"), META + [
+        "perf", "rep", "workload", "events", "ops", "elapsed_ns",
+        "ns_per_op", "task_clock_ns", "page_faults", "context_switches"], [])
+    write_csv(os.path.join(d, "skipped.csv"), [
+        "date", "commit", "inputs", "kernel_variant", "row", "boot_args",
+        "reason"], [{"row": x, "reason": "no such form"}
+                    for x in PAIRS if x not in rows])
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.m = matrix.load(MATRIX)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def results(self, **kw):
+        fixture(self.d, **kw)
+        return data.Results(self.d, self.m)
+
+
+class MatrixTest(Fixture):
+    def test_rows_peers_baselines(self):
+        self.assertEqual(self.m.names(), list(PAIRS))
+        self.assertEqual(self.m.main, "off")
+        self.assertEqual(self.m.pairs(), [("fork-a", "stock-a"),
+                                          ("fork-b", "stock-a")])
+        self.assertEqual([r.name for r in self.m.group("other")],
+                         ["other", "fork-other"])
+        self.assertEqual(self.m["fork-other"].args, "a=1 b=2")
+        self.assertEqual(self.m["off"].baseline, "off")
+
+    def test_bad_rows_name_the_line(self):
+        with self.assertRaisesRegex(matrix.MatrixError, r"m\.txt:2: want"):
+            matrix.parse("# c\noff off none -\n", "m.txt")
+        with self.assertRaisesRegex(matrix.MatrixError, "names nope"):
+            matrix.parse("off off none - nope - -\n", "m.txt")
+        with self.assertRaisesRegex(matrix.MatrixError, "twice"):
+            matrix.parse("off off none - - - -\noff off none - - - -\n")
+
+
+class DataTest(Fixture):
+    def test_missing_csv_names_the_file(self):
+        r = data.Results(self.d, self.m)
+        with self.assertRaisesRegex(data.DataError,
+                                    r"micro\.csv: missing \(written by make bench\)"):
+            r.micro
+
+    def test_figures(self):
+        r = self.results()
+        self.assertEqual(r.rows, ["off", "stock-a", "fork-a", "fork-b"])
+        self.assertEqual(r.other_rows, ["other", "fork-other"])
+        self.assertEqual(r.micro_icount("fork-a", data.KERNEL_SITE), 740.0)
+        self.assertEqual(r.micro_icount("fork-a", ("page", "9", "hot")), None)
+        self.assertEqual(r.page_ext_per_gib("stock-a"), 2097152)
+        self.assertEqual(r.page_ext_per_gib("nope"), None)
+        self.assertEqual(r.mems(), ["1024", "4096"])
+        self.assertEqual(r.inputs(), ["0123456789abcdef"])
+        self.assertEqual(r.determinism()[1], [])
+
+    def test_icount_runs_must_agree(self):
+        def bump(row, m):
+            if row == "fork-a" and m["bench"] == "page":
+                m["ns_per_op"] = "701.00"
+        n, mismatch = self.results(second_run=bump).determinism()
+        self.assertEqual(len(mismatch), 1)
+        self.assertIn("ns_per_op: 700.00 vs 701.00", mismatch[0])
+
+
+class TargetsTest(Fixture):
+    def verdicts(self, r, ts):
+        return [(t["verdict"], t["measured"]) for t in targets.judge(r, ts)]
+
+    def test_share(self):
+        r = self.results()
+        # fork-a adds 100 where stock-a adds 300: a third, met at 1/3 only.
+        self.assertEqual(self.verdicts(r, [
+            Target("share", "fork-a", "module", "1/3"),
+            Target("share", "fork-a", "module", "1/4"),
+            Target("share", "fork-b", "kernel", "2/3")]), [
+            ("met", "+100.0 vs +300.0 over 600.0 (+16.7% vs +50.0%)"),
+            ("not met", "+100.0 vs +300.0 over 600.0 (+16.7% vs +50.0%)"),
+            ("not met", "+201.0 vs +300.0 over 640.0 (+31.4% vs +46.9%)")])
+
+    def test_within_and_names(self):
+        r = self.results()
+        j = targets.judge(r, [Target("within", "fork-a", "kernel", "16"),
+                              Target("within", "fork-a", "kernel", "10", True)])
+        self.assertEqual([t["verdict"] for t in j], ["met", "not met"])
+        self.assertEqual(j[1]["target"], "Stretch: `fork-a` within +10% of "
+                         "`off` (order-0 page alloc+free, kernel call site, "
+                         "instructions)")
+        self.assertEqual((j[0]["peer"], j[0]["base"]), ("stock-a", "off"))
+
+    def test_page_ext_traffic_boot(self):
+        r = self.results()
+        self.assertEqual(self.verdicts(r, [
+            Target("page_ext", "fork-a", limit="0"),
+            Target("page_ext", "fork-b", limit="2"),
+            Target("page_ext_share", "fork-b", limit="1/4")]), [
+            ("met", "1 GiB: 0 B, 4 GiB: 0 B"),
+            ("met", "1 GiB: 524288 B, 4 GiB: 2097152 B"),
+            ("met", "1 GiB: 524288 B vs 2097152 B, "
+                    "4 GiB: 2097152 B vs 8388608 B")])
+        (v, ev), = self.verdicts(r, [Target("traffic", limit="0.9")])
+        self.assertEqual(v, "met")
+        self.assertIn("fork-b +0.031 lines/op (2 B a page: 0.031)", ev)
+        # fork-b boots in one instruction more than its peer.
+        (v, ev), = self.verdicts(r, [Target("boot")])
+        self.assertEqual(v, "not met: fork-b at 1 GiB, fork-b at 4 GiB")
+        self.assertIn("fork-a vs stock-a 1 GiB -10 (-5.00%)", ev)
+
+    def test_skipped_rows_are_not_measured(self):
+        r = self.results(rows=("off", "fork-a"))
+        self.assertEqual(self.verdicts(r, [
+            Target("share", "fork-a", "module", "1/3")]),
+            [("not measured", "not measured: no such form")])
+
+    def test_unknown_row(self):
+        r = self.results()
+        with self.assertRaisesRegex(data.DataError, "nope, which is no row"):
+            targets.judge(r, [Target("within", "nope", "kernel", "5")])
+
+    def test_targets_csv_round_trip(self):
+        r = self.results()
+        judged = targets.judge(r, [Target("share", "fork-a", "module", "1/3")])
+        targets.write(os.path.join(self.d, "targets.csv"), judged)
+        self.assertEqual(data.Results(self.d, self.m).csv("targets.csv"),
+                         judged)
+
+
+class RenderTest(Fixture):
+    TARGETS = [Target("share", "fork-a", "module", "1/3"),
+               Target("share", "fork-b", "kernel", "1/2"), Target("boot")]
+
+    def main(self, *args):
+        err = io.StringIO()
+        with mock.patch.dict(os.environ, MATRIX=MATRIX), \
+                mock.patch.object(targets, "TARGETS", self.TARGETS), \
+                contextlib.redirect_stderr(err):
+            return cli.main(list(args)), err.getvalue()
+
+    def test_render_from_csvs(self):
+        fixture(self.d)
+        rc, err = self.main(self.d, "--no-plots", "--inputs", "fedcba")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("measured on other inputs than the tree's fedcba", err)
+        with open(os.path.join(self.d, "README.md")) as f:
+            text = f.read()
+        self.assertIn("| fork-a / stock-a | +100.0 / +300.0 | +100.0 / "
+                      "+300.0 |", text)
+        self.assertIn("| fork-b / stock-a |", text)
+        self.assertIn("## On Debian's page-flag budget (distro rows)", text)
+        self.assertIn("| fork-other | `fork-other` | page_ext | on | 700.0 "
+                      "| +14.8% | 524288 |", text)
+        with open(os.path.join(self.d, "targets.csv")) as f:
+            self.assertEqual(len(f.readlines()), 4)
+        os.remove(os.path.join(self.d, "boot.csv"))
+        rc, err = self.main(self.d, "--no-plots")
+        self.assertEqual(rc, 2)
+        self.assertIn("boot.csv: missing (written by make bench)", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
