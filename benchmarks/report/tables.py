@@ -283,7 +283,7 @@ def matrix(r):
     for m in r.matrix.rows.values():
         out.append([m.name, "`%s`" % m.kernel, m.ref, m.enabled,
                     "`%s`" % m.args if m.args != "-" else "",
-                    "measured" if m.name in r.rows else
+                    "measured" if m.name in r.measured() else
                     "skipped: " + r.skip_reason(m.name)])
     return ["row", "kernel", "representation", "enabled", "boot args",
             "status"], out
