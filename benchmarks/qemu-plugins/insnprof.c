@@ -3,7 +3,7 @@
  * insnprof: a QEMU TCG plugin (QEMU 7.2 plugin API) that counts how many
  * times each guest instruction executes, by virtual address, and writes
  * "address count" lines (hex address, decimal count, sorted by address)
- * when the machine exits.  benchmarks/trace/bootprof.sh folds them into
+ * when the machine exits.  benchmarks/bootprof/bootprof.sh folds them into
  * functions with the kernel's symbol table and compares two kernels.
  *
  * Counting is an inline add per instruction (no callback), so a boot runs
