@@ -9,8 +9,11 @@
  *   split ORDER COUNT   allocate COUNT non-compound pages of ORDER and
  *                       split each into order-0 pages (alloctest_split)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
- *   stash               hand every held page to the tagkeep module, which
- *                       frees them later, after this module is gone
+ *   percpu SIZE COUNT   allocate COUNT per-cpu areas of SIZE
+ *                       (alloctest_percpu)
+ *   stash               hand every held page and object to the tagkeep
+ *                       module, which frees them later, after this module
+ *                       is gone
  *   stress ROUNDS       on every online CPU at once, ROUNDS allocations
  *                       and frees at orders 0 to 3 (alloctest_stress)
  *   free                free everything held
@@ -22,6 +25,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -39,6 +43,8 @@ static struct held_page held_pages[ALLOCTEST_MAX];
 static unsigned int nr_pages;
 static void *held_objs[ALLOCTEST_MAX];
 static unsigned int nr_objs;
+static void __percpu *held_pcpu[ALLOCTEST_MAX];
+static unsigned int nr_pcpu;
 static struct dentry *alloctest_dir;
 
 /* The page call site: its tag is what the tests look for. */
@@ -99,10 +105,28 @@ static int alloctest_kmalloc(size_t size, unsigned int count)
 	return 0;
 }
 
-/* Give the held pages to tagkeep: they outlive this module. */
+/* The per-cpu call site. */
+static int alloctest_percpu(size_t size, unsigned int count)
+{
+	void __percpu *area;
+
+	if (!size || size > PCPU_MIN_UNIT_SIZE ||
+	    count > ALLOCTEST_MAX - nr_pcpu)
+		return -EINVAL;
+	while (count--) {
+		area = __alloc_percpu(size, sizeof(long));
+		if (!area)
+			return -ENOMEM;
+		held_pcpu[nr_pcpu++] = area;
+	}
+	return 0;
+}
+
+/* Give the held pages and objects to tagkeep: they outlive this module. */
 static int alloctest_stash(void)
 {
 	int (*stash)(struct page *page, unsigned int order);
+	int (*stash_object)(void *obj);
 	int ret = 0;
 
 	stash = symbol_get(tagkeep_stash);
@@ -115,6 +139,18 @@ static int alloctest_stash(void)
 			nr_pages--;
 	}
 	symbol_put(tagkeep_stash);
+	if (ret || !nr_objs)
+		return ret;
+
+	stash_object = symbol_get(tagkeep_stash_object);
+	if (!stash_object)
+		return -ENOENT;
+	while (nr_objs && !ret) {
+		ret = stash_object(held_objs[nr_objs - 1]);
+		if (!ret)
+			nr_objs--;
+	}
+	symbol_put(tagkeep_stash_object);
 	return ret;
 }
 
@@ -160,6 +196,8 @@ static void alloctest_free_all(void)
 	}
 	while (nr_objs)
 		kfree(held_objs[--nr_objs]);
+	while (nr_pcpu)
+		free_percpu(held_pcpu[--nr_pcpu]);
 }
 
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
@@ -183,6 +221,8 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_split(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
+	} else if (n == 3 && !strcmp(cmd, "percpu")) {
+		ret = alloctest_percpu(a, b);
 	} else if (n == 1 && !strcmp(cmd, "stash")) {
 		ret = alloctest_stash();
 	} else if (n == 2 && !strcmp(cmd, "stress")) {

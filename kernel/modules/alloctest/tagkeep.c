@@ -4,15 +4,17 @@
  * unload that module while its pages are alive and free them afterwards
  * from here: the retired-tag path of compact tag references.
  *
- * tagkeep_stash() takes a page; alloctest's "stash" command finds it with
- * symbol_get(), so alloctest loads without tagkeep.
+ * tagkeep_stash() takes a page and tagkeep_stash_object() a kmalloc()ed
+ * object; alloctest's "stash" command finds them with symbol_get(), so
+ * alloctest loads without tagkeep.
  * Control file /sys/kernel/debug/tagkeep/ctl: reading shows how many pages
- * are held, writing "free" frees them.
+ * and objects are held, writing "free" frees them.
  */
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "tagkeep.h"
@@ -24,6 +26,8 @@ static struct {
 	unsigned int order;
 } kept[TAGKEEP_MAX];
 static unsigned int nr_kept;
+static void *kept_objs[TAGKEEP_MAX];
+static unsigned int nr_kept_objs;
 static DEFINE_MUTEX(tagkeep_lock);
 static struct dentry *tagkeep_dir;
 
@@ -43,6 +47,20 @@ int tagkeep_stash(struct page *page, unsigned int order)
 }
 EXPORT_SYMBOL_GPL(tagkeep_stash);
 
+int tagkeep_stash_object(void *obj)
+{
+	int ret = -ENOSPC;
+
+	mutex_lock(&tagkeep_lock);
+	if (nr_kept_objs < TAGKEEP_MAX) {
+		kept_objs[nr_kept_objs++] = obj;
+		ret = 0;
+	}
+	mutex_unlock(&tagkeep_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tagkeep_stash_object);
+
 static void tagkeep_free_all(void)
 {
 	mutex_lock(&tagkeep_lock);
@@ -50,6 +68,8 @@ static void tagkeep_free_all(void)
 		nr_kept--;
 		__free_pages(kept[nr_kept].page, kept[nr_kept].order);
 	}
+	while (nr_kept_objs)
+		kfree(kept_objs[--nr_kept_objs]);
 	mutex_unlock(&tagkeep_lock);
 }
 
@@ -72,11 +92,12 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
 			loff_t *ppos)
 {
-	char buf[32];
+	char buf[48];
 	int n;
 
 	mutex_lock(&tagkeep_lock);
-	n = scnprintf(buf, sizeof(buf), "pages %u\n", nr_kept);
+	n = scnprintf(buf, sizeof(buf), "pages %u objects %u\n", nr_kept,
+		      nr_kept_objs);
 	mutex_unlock(&tagkeep_lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
@@ -102,5 +123,5 @@ static void __exit tagkeep_exit(void)
 
 module_init(tagkeep_init);
 module_exit(tagkeep_exit);
-MODULE_DESCRIPTION("Holds pages of other modules for allocation profiling tests");
+MODULE_DESCRIPTION("Holds pages and objects of other modules for allocation profiling tests");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,65 @@
+# A module whose tags find no index (the debug limit on module indexes,
+# debugfs alloc_tag/module_idx_limit, forces it): its pages carry the
+# overflow line's index and are counted there, its slab objects keep its
+# own lines.  Unloaded with a live page and a live object, both freed
+# later: every count goes back to where it was, no line goes negative and
+# the module's range of the tag area is given back.
+set -eu
+. /guest/ktap.sh
+[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
+case ${FORM:-} in
+flags|page_ext) ;;
+*) diag "no indexes in the $FORM form"; exit 2 ;;
+esac
+dbg=/sys/kernel/debug/alloc_tag
+[ -w $dbg/module_idx_limit ] || { diag "no $dbg/module_idx_limit (debug option off)"; exit 2; }
+ctl=/sys/kernel/debug/alloctest/ctl
+keep=/sys/kernel/debug/tagkeep/ctl
+overflow=func:module_tags_overflow
+lines() { grep -F '[alloctest]' /proc/allocinfo || true; }
+add() { echo "$1 $2" | awk '{ print $1 + $3, $2 + $4 }'; }
+
+# Kernel messages since the test started that mean the kernel is hurt.
+dmesg_base=$(dmesg | wc -l)
+trouble() {
+	dmesg | tail -n +$((dmesg_base + 1)) |
+		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
+}
+
+before=$(tag_counters $overflow)
+limit=$(cat $dbg/module_idx_limit)
+check "load tagkeep" insmod /modules/tagkeep.ko
+echo 2 >$dbg/module_idx_limit
+check "load alloctest with no index left for it" insmod /modules/alloctest.ko
+echo "$limit" >$dbg/module_idx_limit
+check "dmesg names the module that overflowed" \
+	sh -c "dmesg | grep -q 'alloctest: no room for .* allocation tag indexes'"
+echo "pages 0 3" >$ctl
+echo "kmalloc 128 5" >$ctl
+check_eq "its pages count on the overflow line" "$(add "$before" "12288 3")" \
+	"$(tag_counters $overflow)"
+check_eq "and not on its own page line" "0 0" \
+	"$(tag_counters "[alloctest] func:alloctest_pages")"
+check_eq "its objects count on its own line" "640 5" \
+	"$(tag_counters "[alloctest] func:alloctest_kmalloc")"
+check "hand the pages and objects to tagkeep" sh -c "echo stash >$ctl"
+check "unload alloctest with a live page and object" rmmod alloctest
+check_eq "its object line stays, marked unloaded:yes" "640 5" \
+	"$(tag_counters "[alloctest] func:alloctest_kmalloc unloaded:yes")"
+check_eq "the overflow line still holds its pages" "$(add "$before" "12288 3")" \
+	"$(tag_counters $overflow)"
+check_eq "its range of the tag area is kept" 1 "$(grep -c ' unloaded$' $dbg/module_area || true)"
+check "free the pages and objects from tagkeep" sh -c "echo free >$keep"
+check_eq "the overflow line is back where it was" "$before" "$(tag_counters $overflow)"
+check_eq "no alloctest line left" 0 "$(lines | wc -l)"
+check_eq "no line went negative" "" "$(awk 'NR > 2 && ($1 < 0 || $2 < 0)' /proc/allocinfo)"
+check_eq "no range of the tag area left unloaded" 0 \
+	"$(grep -c ' unloaded$' $dbg/module_area || true)"
+check "load alloctest again, with indexes" insmod /modules/alloctest.ko
+echo "pages 0 1" >$ctl
+check_eq "its page counts on its own line" "4096 1" \
+	"$(tag_counters "[alloctest] func:alloctest_pages")"
+echo free >$ctl
+check "unload alloctest and tagkeep" sh -c "rmmod alloctest && rmmod tagkeep"
+check_eq "no oops, BUG or warning" "" "$(trouble || true)"
+ktap_done
