@@ -16,10 +16,8 @@ if [ -f "$deb" ] && echo "$sum  $deb" | sha256sum -c --quiet - 2>/dev/null; then
 fi
 
 # The mirror the machine already uses, for another suite.
-mirror=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-	head -1 | tr -d ' ')
-mirror=${mirror:-http://deb.debian.org/debian}
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} $KSUITE main" \
+mirror=$(debian_mirror)
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $KSUITE main" \
 	>"$dir/sources.list"
 apt_private "$dir"
 log "apt-get update for $KSUITE (private configuration in $dir)"

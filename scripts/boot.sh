@@ -2,6 +2,9 @@
 # Boot a built kernel variant in QEMU, run one command in the guest and
 # return its exit status.  Guest output (ttyS1) streams to stdout and to
 # OUT/guest.log; the kernel console (ttyS0) goes to OUT/console.log.
+# An arm64 variant (CONFIG_ARM64=y in its .config) boots on QEMU's virt
+# machine (TCG, Cortex-A57): its one UART (ttyAMA0) is the console and the
+# guest output goes to a virtio console (hvc0).
 # With --icount a run repeats exactly: the guest sees a fixed initramfs
 # (mtimes and inode numbers normalized), a fixed RTC on the virtual clock,
 # and both serial ports write files (a stdio port wakes QEMU's main loop on
@@ -55,11 +58,25 @@ done
 [ $# -gt 0 ] || set -- true
 trap 'exit 126' ERR
 
-kernel=$BUILD/kernel-$variant/arch/x86/boot/bzImage
+arch=$(variant_arch "$variant")
+kernel=$BUILD/kernel-$variant/$(kernel_image "$arch")
 [ -f "$kernel" ] || { log "no kernel $kernel (build it: make build VARIANTS=$variant)"; exit 126; }
 out=${out:-$BUILD/boot/$variant}
 mkdir -p "$out"
-command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing"; exit 126; }
+# The machine, its console and the guest command's output port.
+case $arch in
+arm64)
+	qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm console=ttyAMA0 guest_tty=hvc0
+	machine=(-M virt -cpu cortex-a57 -smp "$smp")
+	;;
+*)
+	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 console=ttyS0 guest_tty=ttyS1
+	# One vCPU a socket: SeaBIOS's MP table (the tiny config has no
+	# ACPI) lists one entry a package, so "-smp 2" alone would show one CPU.
+	machine=(-smp "$smp,sockets=$smp")
+	;;
+esac
+command -v $qemu >/dev/null || { log "$qemu missing (install $qemu_pkg)"; exit 126; }
 
 # Initramfs: the variant's base archive plus a small one with the command.
 base=$out/base.cpio
@@ -68,6 +85,8 @@ cmdroot=$(mktemp -d)
 printf '%s\n' "$*" >"$cmdroot/cmd"
 {
 	echo "export VARIANT='$variant'"
+	# init writes the command's output there (ttyS1 when unset).
+	[ $guest_tty = ttyS1 ] || echo "export GUEST_TTY=$guest_tty"
 	for e in ${envs[@]+"${envs[@]}"}; do printf 'export %q\n' "$e"; done
 } >"$cmdroot/cmd.env"
 (cd "$cmdroot" && printf 'cmd\ncmd.env\n' | cpio -o -H newc --quiet -R 0:0) >"$out/cmd.cpio"
@@ -98,6 +117,11 @@ probe_kvm() {
 	echo "$r"
 }
 [ $icount = 1 ] && { [ "$accel" = kvm ] && { log "--icount needs TCG"; exit 126; }; accel=tcg; }
+# A foreign architecture runs on TCG only.
+if [ "$arch" != x86_64 ]; then
+	[ "$accel" != kvm ] || { log "$arch guests run on TCG only"; exit 126; }
+	accel=tcg
+fi
 [ "$accel" = auto ] && accel=$(probe_kvm)
 case "$accel" in
 kvm) accel_args=(-accel kvm -cpu host) ;;
@@ -110,19 +134,28 @@ esac
 	-rtc base=2025-01-01T00:00:00,clock=vm)
 echo "$accel" >"$out/accel"
 
-# One vCPU a socket: SeaBIOS's MP table (the tiny config has no ACPI)
-# lists one entry a package, so "-smp 2" alone would show one CPU.
 mode=$accel; [ $icount = 1 ] && mode="$accel, icount"
-log "booting $variant: $mode, $mem, $smp vCPU(s), timeout ${timeout}s"
+log "booting $variant ($arch): $mode, $mem, $smp vCPU(s), timeout ${timeout}s"
 : >"$out/console.log"
-# run_qemu GUEST-SERIAL: ttyS0 to console.log, ttyS1 (the guest command's
-# output) to GUEST-SERIAL.
+# run_qemu GUEST-PORT: the console to console.log, the guest command's
+# output to GUEST-PORT ("stdio" or "file:PATH"): the second serial port on
+# x86, a virtio console on arm64's virt (a chardev of that backend).
 run_qemu() {
-	timeout -k 5 "$timeout" qemu-system-x86_64 "${accel_args[@]}" \
-		-m "$mem" -smp "$smp,sockets=$smp" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 $append" \
+	local port
+	if [ $guest_tty = ttyS1 ]; then
+		port=(-serial "$1")
+	else
+		case $1 in
+		stdio) port=(-chardev stdio,id=guest) ;;
+		file:*) port=(-chardev file,id=guest,path="${1#file:}") ;;
+		esac
+		port+=(-device virtio-serial-device -device virtconsole,chardev=guest)
+	fi
+	timeout -k 5 "$timeout" $qemu "${accel_args[@]}" "${machine[@]}" \
+		-m "$mem" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+		-append "console=$console panic=-1 loglevel=7 $append" \
 		-display none -monitor none -no-reboot -nodefaults \
-		-serial file:"$out/console.log" -serial "$1" ${QEMU_EXTRA:-} </dev/null
+		-serial file:"$out/console.log" "${port[@]}" ${QEMU_EXTRA:-} </dev/null
 }
 set +e
 if [ $icount = 1 ]; then

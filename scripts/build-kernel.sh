@@ -1,8 +1,10 @@
 #!/bin/bash
-# Build one kernel variant: tinyconfig + kernel/configs/guest.config + the
-# fragments VARIANT.config names ("# with: NAME...") + VARIANT.config, from
-# the tree it names ("# tree: stock|fork"), in $BUILD/kernel-VARIANT, plus
-# the out-of-tree modules under kernel/modules/ and benchmarks/modules/.
+# Build one kernel variant: tinyconfig + kernel/configs/guest.config +
+# guest-ARCH.config + the fragments VARIANT.config names ("# with: NAME...")
+# + VARIANT.config, from the tree it names ("# tree: stock|fork"), for the
+# architecture it names ("# arch: arm64"; x86_64 without), in
+# $BUILD/kernel-VARIANT, plus the out-of-tree modules under kernel/modules/
+# and benchmarks/modules/.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -18,20 +20,28 @@ for w in $(sed -n 's/^# with: *//p' "$frag"); do
 	[ -f "$TOP/kernel/configs/$w.config" ] || die "$variant.config: no kernel/configs/$w.config"
 	frags+=("$TOP/kernel/configs/$w.config")
 done
-frags=("$TOP/kernel/configs/guest.config" ${frags[@]+"${frags[@]}"} "$frag")
+arch=$(frag_arch "$frag")
+cross=$(cross_prefix "$arch")
+image=$(kernel_image "$arch")
+frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-$arch.config"
+	${frags[@]+"${frags[@]}"} "$frag")
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
 # Reproducible builds: fixed identity, and ccache when it is there.
 export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+cc=${cross}gcc
+command -v ccache >/dev/null && cc="ccache $cc"
 # No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
 # line to relative ones but not -fmacro-prefix-map, and every tag's file
 # name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".
 unset CCACHE_BASEDIR
-kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+hostcc=gcc
+command -v ccache >/dev/null && hostcc="ccache gcc"
+archargs=()
+[ -z "$cross" ] || archargs=(ARCH="$arch" CROSS_COMPILE="$cross")
+kmake() { make -s -C "$KSRC" O="$out" ${archargs[@]+"${archargs[@]}"} CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"; }
 
 # Regenerate .config only when the fragments or the source changed.
 inputs=$( (cat "${frags[@]}"
@@ -63,9 +73,9 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 	echo "$inputs" >"$out/.alloctag-config"
 fi
 
-log "$variant: building bzImage and modules in $out (-j$JOBS)"
+log "$variant: building ${image##*/} ($arch) and modules in $out (-j$JOBS)"
 start=$(date +%s)
-kmake bzImage modules
+kmake "${image##*/}" modules
 for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	[ -f "$m/Kbuild" ] || continue
 	name=$(basename "$m")
@@ -76,4 +86,4 @@ for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	case $m in "$TOP"/benchmarks/*) cp -u "$TOP/benchmarks/cachesim/marker.h" "$dst"/ ;; esac
 	kmake M="$dst" modules
 done
-log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage"
+log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/$image" | cut -f1) ${image##*/}"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, and say so.
-# Usage: scripts/deps.sh GROUP...   (groups: build qemu fuzz plugin results)
+# Usage: scripts/deps.sh GROUP...   (groups: build qemu fuzz plugin results arm64)
 set -eu
 
 pkgs_build="build-essential gcc make flex bison bc libelf-dev libssl-dev
@@ -9,6 +9,10 @@ pkgs_qemu="qemu-system-x86 busybox-static linux-perf file"
 pkgs_fuzz="clang libclang-rt-14-dev"
 pkgs_plugin="gcc qemu-user libglib2.0-dev pkg-config"
 pkgs_results="gnuplot-nox linux-config-6.12 gdb"
+# arm64 guests: the cross compiler, the C library for the static test
+# programs (only recommended by the compiler, so named here) and
+# qemu-system-aarch64; busybox for arm64 comes from scripts/busybox-deb.sh.
+pkgs_arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
 want=""
 for g in "$@"; do

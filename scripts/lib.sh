@@ -31,6 +31,15 @@ apt_private() {
 		-o APT::Sandbox::User=root -o Debug::NoLocking=1)
 }
 
+# The Debian mirror the machine's own apt sources use (no trailing slash).
+debian_mirror() {
+	local m
+	m=$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		head -1 | tr -d ' ')
+	m=${m:-http://deb.debian.org/debian}
+	echo "${m%/}"
+}
+
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
@@ -49,5 +58,42 @@ variant_tree() {
 	stock) echo "$STOCK_SRC" ;;
 	fork) echo "$FORK_SRC" ;;
 	*) die "kernel/configs/$1.config names no '# tree: stock|fork'" ;;
+	esac
+}
+
+# The architecture a fragment builds for: its "# arch: NAME" line (Debian's
+# and QEMU's spelling: arm64), x86_64 when it has none.
+frag_arch() {
+	local a
+	a=$(sed -n 's/^# arch: *\([a-z0-9_]*\).*/\1/p' "$1" 2>/dev/null | head -1)
+	echo "${a:-x86_64}"
+}
+# The architecture of a variant: its built .config when there is one (what
+# was built), else its fragment.
+variant_arch() {
+	local cfg=$BUILD/kernel-$1/.config
+	if [ -f "$cfg" ]; then
+		if grep -q '^CONFIG_ARM64=y' "$cfg"; then echo arm64; else echo x86_64; fi
+	else
+		frag_arch "$TOP/kernel/configs/$1.config"
+	fi
+}
+# The cross-compiler prefix for an architecture ("" natively: x86_64) and
+# the Debian package that provides it; dies when it is not installed.
+cross_prefix() {
+	case $1 in
+	x86_64) echo "" ;;
+	arm64)
+		command -v aarch64-linux-gnu-gcc >/dev/null ||
+			die "no aarch64-linux-gnu-gcc: install gcc-aarch64-linux-gnu (scripts/deps.sh arm64)"
+		echo aarch64-linux-gnu- ;;
+	*) die "unknown architecture '$1'" ;;
+	esac
+}
+# The kernel image a variant's build leaves, relative to its build directory.
+kernel_image() {
+	case $1 in
+	arm64) echo arch/arm64/boot/Image ;;
+	*) echo arch/x86/boot/bzImage ;;
 	esac
 }

@@ -2,7 +2,11 @@
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
 # guest scripts and programs, upstream's allocinfo ioctl selftest (when the
 # variant's source has one), the variant's out-of-tree modules, the benchmark
-# programs and, with --perf, perf and the shared libraries it loads.
+# programs and, with --perf, perf and the shared libraries it loads.  For
+# the variant's architecture (its built .config, else its fragment): on
+# arm64 busybox is Debian's arm64 busybox-static (scripts/busybox-deb.sh),
+# the programs are cross-compiled, and the benchmark programs and perf (host
+# binaries) are left out.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +16,16 @@ kout=$BUILD/kernel-$variant
 root=$(mktemp -d "$BUILD/initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
-busybox=$(command -v busybox || echo /bin/busybox)
+arch=$(variant_arch "$variant")
+cross=$(cross_prefix "$arch")
+cc=${cross}gcc
+if [ "$arch" = x86_64 ]; then
+	busybox=$(command -v busybox || echo /bin/busybox)
+else
+	busybox=$("$TOP/scripts/busybox-deb.sh" "$arch")
+	echo '#include <stdio.h>' | "$cc" -E -x c - >/dev/null 2>&1 ||
+		die "$cc finds no C library headers: install libc6-dev-$arch-cross (scripts/deps.sh $arch)"
+fi
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
 	die "$busybox is not static (install busybox-static)"
@@ -22,7 +35,7 @@ cp "$TOP/scripts/guest/init" "$root/init"
 cp -r "$TOP"/scripts/guest/. "$root/guest/"
 rm -rf "$root/guest/init" "$root"/guest/progs/*.c "$root/guest/uapi-progs"
 for prog in "$TOP"/scripts/guest/progs/*.c; do
-	gcc -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
+	"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
 done
 # Upstream's allocinfo ioctl selftest, when the variant's source has it:
 # built static against that tree's exported UAPI headers (made in a scratch
@@ -34,15 +47,18 @@ ksrc=""
 selftests=$ksrc/tools/testing/selftests
 ioctl_test=$selftests/alloc_tag/allocinfo_ioctl_test.c
 if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
-	hdr=$BUILD/uapi/${ksrc##*/}
-	bin=$BUILD/selftests/${ksrc##*/}/allocinfo_ioctl_test
+	# x86_64 keeps the directories it always had; others get their own.
+	hmake=(make -s -C "$ksrc") sfx=""
+	[ "$arch" = x86_64 ] || { hmake+=(ARCH="$arch" CROSS_COMPILE="$cross"); sfx=-$arch; }
+	hdr=$BUILD/uapi/${ksrc##*/}$sfx
+	bin=$BUILD/selftests/${ksrc##*/}$sfx/allocinfo_ioctl_test
 	mkdir -p "$hdr" "${bin%/*}"
-	make -s -C "$ksrc" O="$hdr" headers >/dev/null ||
+	"${hmake[@]}" O="$hdr" headers >/dev/null ||
 		die "exporting UAPI headers from $ksrc failed"
 	if [ ! -x "$bin" ] || [ "$ioctl_test" -nt "$bin" ] ||
 		[ "$hdr/usr/include/linux/alloc_tag.h" -nt "$bin" ] ||
 		[ "$selftests/kselftest.h" -nt "$bin" ]; then
-		gcc -static -O2 -Wall -isystem "$hdr/usr/include" -I "$selftests" \
+		"$cc" -static -O2 -Wall -isystem "$hdr/usr/include" -I "$selftests" \
 			-o "$bin.tmp" "$ioctl_test" 2>"$bin.log" ||
 			{ cat "$bin.log" >&2; die "building $ioctl_test failed"; }
 		mv "$bin.tmp" "$bin"
@@ -51,7 +67,7 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 	# Our own ioctl clients, against the same headers (and lib/ for
 	# test_hmm's, which it does not export).
 	for prog in "$TOP"/scripts/guest/uapi-progs/*.c; do
-		gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
+		"$cc" -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
 			-I "$ksrc/lib" \
 			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
 			die "building $prog against $ksrc's UAPI headers failed"
@@ -62,8 +78,14 @@ find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || 
 for m in lib/test_hmm.ko; do
 	[ ! -f "$kout/$m" ] || cp "$kout/$m" "$root/modules/"
 done
-[ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
-cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true
+# The benchmark programs and perf are host (x86_64) binaries.
+if [ "$arch" = x86_64 ]; then
+	[ -d "$BUILD/bench-bin" ] && cp "$BUILD"/bench-bin/* "$root/bench/" 2>/dev/null || true
+	cp -r "$TOP"/benchmarks/guest/. "$root/bench/" 2>/dev/null || true
+elif [ "$with_perf" = --perf ]; then
+	log "no perf for $arch guests: left out of the initramfs"
+	with_perf=""
+fi
 
 if [ "$with_perf" = --perf ]; then
 	# /usr/bin/perf is the binary itself on Debian 12; newer Debian

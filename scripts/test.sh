@@ -199,6 +199,56 @@ run_test "harness: panic is reported (125)" harness panic 125 "Kernel panic" \
 run_test "harness: hang is killed at the timeout (124)" harness hang 124 "" \
 	-t 15 -- 'sleep 600'
 
+# arm64: stock variants cross-built and booted on QEMU's virt machine
+# (TCG), with the same guest tests, KUnit and harness checks.  ARM64_BOOTS
+# as BOOTS (NAME:VARIANT:FORM[:KERNEL ARGS]); set it empty to skip.
+# Upstream's compressed form fits in arm64's page flags here ("flags").
+ARM64_BOOTS=${ARM64_BOOTS-arm64-pointer:stock-arm64:pointer
+	arm64-compressed:stock-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
+# ktap_count LOG PREFIX OUT: results of a KTAP log, counted.
+ktap_count() {
+	"$TOP/scripts/ktap.py" --prefix "$2" "$1" >"$3" || true
+	grep -E '^(PASS|FAIL|SKIP)' "$3" || true
+	add_counts "$3" "boot $2" || true
+}
+# harness_arm64 NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...: as harness.
+harness_arm64() {
+	local rc=0 want=$2 text=$3 o=$logdir/harness-arm64-$1
+	shift 3
+	"$TOP/scripts/boot.sh" -k "$a64" -q -o "$o" "$@" || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want"; return 1; }
+	[ -z "$text" ] || grep -q "$text" "$o/console.log"
+}
+if [ -n "$ARM64_BOOTS" ]; then
+	phase "arm64"
+	"$TOP/scripts/deps.sh" arm64
+	built=" "
+	for b in $ARM64_BOOTS; do
+		IFS=: read -r name a64 form args <<<"$b"
+		case $built in *" $a64 "*) ;; *)
+			built="$built$a64 "
+			if "$TOP/scripts/build-kernel.sh" "$a64"; then
+				record pass "build: $a64"
+			else
+				record fail "build: $a64"
+			fi ;;
+		esac
+		[ -f "$BUILD/kernel-$a64/arch/arm64/boot/Image" ] || { record fail "boot $name: no kernel"; continue; }
+		rc=0
+		"$TOP/scripts/boot.sh" -k "$a64" -s 2 -q -t 1200 -o "$logdir/boot-$name" \
+			-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests || rc=$?
+		ktap_count "$logdir/boot-$name/guest.log" "$name" "$logdir/boot-$name.ktap"
+		[ $rc = 0 ] || [ $rc = 1 ] || record fail "boot $name: harness exit $rc"
+		! grep -q '^CONFIG_KUNIT=y' "$BUILD/kernel-$a64/.config" ||
+			ktap_count "$logdir/boot-$name/console.log" "$name kunit" "$logdir/boot-$name.kunit"
+	done
+	run_test "harness arm64: guest exit status comes back" harness_arm64 exit 7 "" -- 'exit 7'
+	run_test "harness arm64: panic is reported (125)" harness_arm64 panic 125 "Kernel panic" \
+		-A rdinit=/nonexistent -- true
+	run_test "harness arm64: hang is killed at the timeout (124)" harness_arm64 hang 124 "" \
+		-t 60 -- 'sleep 600'
+fi
+
 echo
 [ ${#failures[@]} = 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "test time: $(( $(date +%s) - t0 ))s"

@@ -63,7 +63,7 @@ build() {
 	return 1
 }
 
-frags=("$TOP/kernel/configs/guest.config")
+frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-x86_64.config")
 for w in $(sed -n 's/^# with: *//p' "$frag"); do
 	frags+=("$TOP/kernel/configs/$w.config")
 done

@@ -44,7 +44,7 @@ gen_config() {
 		[ -f "$frag" ] || die "$name: no $frag"
 		make -s -C "$KSRC" O="$g" tinyconfig >"$g/gen.log" 2>&1 ||
 			{ tail "$g/gen.log" >&2; die "$name: make tinyconfig failed"; }
-		local w frags=("$TOP/kernel/configs/guest.config")
+		local w frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-x86_64.config")
 		for w in $(sed -n 's/^# with: *//p' "$frag"); do
 			frags+=("$TOP/kernel/configs/$w.config")
 		done

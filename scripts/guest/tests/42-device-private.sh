@@ -12,6 +12,14 @@
 set -eu
 . /guest/ktap.sh
 [ -e /proc/allocinfo ] || { diag "profiling off"; exit 2; }
+# Stock 7.3 in its page-flags form (arm64's guest config has the bits)
+# reads a device-private page's empty index in pgalloc_tag_swap(), and its
+# debug checks warn "alloc_tag was not set" (pointer form: no page_ext
+# there, no warning).  Upstream's defect, the fork's fix: not run there.
+if [ "${VARIANT#stock}" != "$VARIANT" ] && [ "${FORM:-}" = flags ]; then
+	diag "stock 7.3's page-flags form warns on device-private migration: not run on $VARIANT"
+	exit 2
+fi
 [ -e /modules/test_hmm.ko ] || { diag "kernel built without CONFIG_TEST_HMM"; exit 2; }
 prog=/guest/progs/hmm-migrate
 [ -x $prog ] || { diag "no $prog"; exit 2; }
