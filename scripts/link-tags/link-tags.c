@@ -446,11 +446,15 @@ static int apply_dynamic_relocs(struct image *im, const struct layout *l)
 				;
 			if (f == NR_PTRS)
 				continue;	/* counters and the like */
-			if (in != l->ptr_off[f] || !type || type != relative_type(im->machine))
+			if (in != l->ptr_off[f])
 				return ERROR(im->name,
-					     "tag %zu: %s has relocation type %u at offset %llu, not a RELATIVE one",
-					     (size_t)(tag - im->tags), ptr_names[f], type,
-					     (unsigned long long)in);
+					     "tag %zu: a relocation at offset %llu straddles the %s field",
+					     (size_t)(tag - im->tags), (unsigned long long)in,
+					     ptr_names[f]);
+			if (!type || type != relative_type(im->machine))
+				return ERROR(im->name,
+					     "tag %zu: %s has relocation type %u, not a RELATIVE one",
+					     (size_t)(tag - im->tags), ptr_names[f], type);
 			if (tag->relocated[f])
 				return ERROR(im->name, "tag %zu: %s is relocated twice",
 					     (size_t)(tag - im->tags), ptr_names[f]);
@@ -947,23 +951,25 @@ int main(int argc, char **argv)
 	}
 	if (write_temp(map_path, &(struct piece){ map_text, map_len }, 1, NULL, &map_tmp))
 		goto out;
-	if (tmp && rename(tmp, path)) {
-		ERROR(path, "cannot replace: %s", strerror(errno));
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
+	/* the map first: an error must leave the file as it was */
 	if (rename(map_tmp, map_path)) {
 		ERROR(map_path, "cannot replace: %s", strerror(errno));
+		goto out;
+	}
+	free(map_tmp);
+	map_tmp = NULL;
+	if (tmp && rename(tmp, path)) {
+		ERROR(path, "cannot replace: %s", strerror(errno));
+		unlink(map_path);
 		goto out;
 	}
 	ret = 0;
 	if (!quiet)
 		summary(&im, &o, changed);
 out:
-	if (tmp)
+	if (ret && tmp)
 		unlink(tmp);
-	if (map_tmp && ret)
+	if (map_tmp)
 		unlink(map_tmp);
 	free(tmp);
 	free(map_tmp);
