@@ -15,6 +15,8 @@
 
 #include <sys/mman.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct options fuzz_opts[] = {
 	{ .l = { 40, 2, 2, 16, 4, { 8, 16, 24 } } },
 	{ .l = { 40, 2, 2, 4, 4, { 8, 16, 24 } }, .module_reserve = 3 },
@@ -42,10 +44,10 @@ static void memfile_put(struct memfile *m, off_t at, const void *data, size_t si
 }
 
 /* Does the file hold exactly data? */
-static bool memfile_holds(struct memfile *m, const uint8_t *data, size_t size)
+static bool memfile_holds(struct memfile *m, const u8 *data, size_t size)
 {
 	struct stat st;
-	uint8_t *now;
+	u8 *now;
 	bool same;
 
 	if (fstat(m->fd, &st) || (size_t)st.st_size != size)
@@ -61,7 +63,7 @@ static bool memfile_holds(struct memfile *m, const uint8_t *data, size_t size)
 static struct memfile in, out;
 static FILE *sink;
 
-static void one(const uint8_t *data, size_t size, const struct options *o)
+static void one(const u8 *data, size_t size, const struct options *o)
 {
 	struct image im = { .name = "fuzz" }, again = { .name = "fuzz" };
 	u64 rest;
@@ -94,9 +96,9 @@ out:
 		abort();	/* the input was changed */
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	if (!sink) {
 		silent = true;
@@ -109,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(in.fd, 0))
 		abort();
 	memfile_put(&in, 0, data, size);
-	for (size_t i = 0; i < sizeof(fuzz_opts) / sizeof(fuzz_opts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fuzz_opts); i++)
 		one(data, size, &fuzz_opts[i]);
 	return 0;
 }

@@ -30,6 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
 #include "elf-parse.h"
 
 #define TOOL		"link-tags"
@@ -37,12 +39,10 @@
 #define STOP_SYM	"__stop_alloc_tags"
 #define FIRST_INDEX	2	/* 0 = no tag, 1 = empty */
 
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-
+/* What tools/include/linux/compiler-gcc.h has, which a host tool cannot use */
 #ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __gcc_attr(x)		__attribute__((x))
+#define __printf(a, b)		__gcc_attr(format(printf, a, b))
 #endif
 
 /* The one way this tool complains: tool, kind, file, cause. */
@@ -657,7 +657,8 @@ static const char *base_name(const char *path)
 /* The map: one line per tag, by index. */
 static void map_print(FILE *f, const struct image *im)
 {
-	fprintf(f, "# link-tags map of %s (0 = no tag, 1 = empty; - = NULL): index\tfile:line\tfunction\tmodule\n",
+	fprintf(f,
+		"# link-tags map of %s (0 = no tag, 1 = empty; - = NULL): index\tfile:line\tfunction\tmodule\n",
 		base_name(im->name));
 	for (size_t t = 0; t < im->ntags; t++) {
 		const struct tag *tag = &im->tags[t];
@@ -741,16 +742,16 @@ fail:
 }
 
 /* May this file be replaced?  Refuse what a rename would get wrong. */
-static int check_target(const char *path, struct stat *st)
+static int check_target(const char *path, struct stat *st, bool writing)
 {
-	if (lstat(path, st))
+	if (writing ? lstat(path, st) : stat(path, st))
 		return ERROR(path, "%s", strerror(errno));
 	if (S_ISLNK(st->st_mode))
 		return ERROR(path, "is a symbolic link; pass the file it points to");
 	if (!S_ISREG(st->st_mode))
 		return ERROR(path, "not a regular file");
 	/* root passes access(W_OK) on anything, so look at the mode too */
-	if (!(st->st_mode & 0200) || access(path, W_OK))
+	if (writing && (!(st->st_mode & 0200) || access(path, W_OK)))
 		return ERROR(path, "not writable (mode %04o); refusing to change it",
 			     (unsigned int)(st->st_mode & 07777));
 	return 0;
@@ -766,17 +767,20 @@ static unsigned int bits_for(u64 values)
 	return b;
 }
 
-static void summary(const struct image *im, const struct options *o, long changed)
+static void summary(const struct image *im, const struct options *o, long changed,
+		    bool check)
 {
 	char range[64] = "none";
 
 	if (im->ntags)
 		snprintf(range, sizeof(range), "%d..%llu", FIRST_INDEX,
 			 (unsigned long long)(FIRST_INDEX + im->ntags - 1));
-	printf("%s: %s: %zu tags, indices %s, %u bits needed, %lu bits available, module reserve %lu, headroom %llu, %ld updated\n",
+	printf("%s: %s: %zu tags, indices %s, %u bits needed, %lu bits available, ",
 	       TOOL, im->name, im->ntags, range, bits_for(FIRST_INDEX + (u64)im->ntags),
-	       o->l.idx_bits, o->module_reserve,
-	       (unsigned long long)(im->limit - im->ntags), changed);
+	       o->l.idx_bits);
+	printf("module reserve %lu, headroom %llu, %ld %s\n", o->module_reserve,
+	       (unsigned long long)(im->limit - im->ntags), changed,
+	       check ? "to update (--check)" : "updated");
 }
 
 static void print_usage(FILE *f)
@@ -793,6 +797,7 @@ static void print_usage(FILE *f)
 		"                      filename pointers (default 4,8,16,24)\n"
 		"  --module-reserve N  indices kept free for modules (default 0)\n"
 		"  --map FILE          write the tag map to FILE (default: VMLINUX.tagmap)\n"
+		"  --check             check and report, write nothing\n"
 		"  -q, --quiet         no summary line\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -833,7 +838,7 @@ static int parse_fields(const char *s, struct layout *l)
 
 enum {
 	O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS,
-	O_MODULE_RESERVE, O_FIELDS, O_MAP
+	O_MODULE_RESERVE, O_FIELDS, O_MAP, O_CHECK
 };
 
 static const struct option long_opts[] = {
@@ -844,6 +849,7 @@ static const struct option long_opts[] = {
 	{ "module-reserve",	required_argument,	NULL, O_MODULE_RESERVE },
 	{ "fields",		required_argument,	NULL, O_FIELDS },
 	{ "map",		required_argument,	NULL, O_MAP },
+	{ "check",		no_argument,		NULL, O_CHECK },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -861,7 +867,7 @@ int main(int argc, char **argv)
 	char *map_text = NULL;
 	size_t map_len = 0;
 	struct image im = { 0 };
-	bool quiet = false;
+	bool quiet = false, check = false;
 	const char *path;
 	struct stat st;
 	long changed;
@@ -887,6 +893,9 @@ int main(int argc, char **argv)
 		case O_MAP:
 			map_path = optarg;
 			break;
+		case O_CHECK:
+			check = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -908,13 +917,21 @@ int main(int argc, char **argv)
 		return 1;
 
 	im.name = path;
-	if (check_target(path, &st) || image_open(&im, path) || image_scan(&im, &o))
+	if (check_target(path, &st, !check) || image_open(&im, path) ||
+	    image_scan(&im, &o))
 		goto out;
 	for (size_t t = 0, other = 0; t < im.ntags; t++) {
 		if (im.tags[t].stored && im.tags[t].stored != FIRST_INDEX + t &&
 		    !other++)
 			WARN(path, "tag %zu already had index %llu; a different layout or an old run?",
 			     t, (unsigned long long)im.tags[t].stored);
+	}
+	changed = image_assign(&im, &o);
+	if (changed < 0)
+		goto out;
+	if (check) {
+		ret = 0;
+		goto report;
 	}
 	f = open_memstream(&map_text, &map_len);
 	if (!f) {
@@ -926,9 +943,6 @@ int main(int argc, char **argv)
 		ERROR(path, "cannot format the tag map");
 		goto out;
 	}
-	changed = image_assign(&im, &o);
-	if (changed < 0)
-		goto out;
 	if (!map_path) {
 		map_owned = malloc(strlen(path) + sizeof(".tagmap"));
 		if (!map_owned) {
@@ -964,8 +978,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = 0;
+report:
 	if (!quiet)
-		summary(&im, &o, changed);
+		summary(&im, &o, changed, check);
 out:
 	if (ret && tmp)
 		unlink(tmp);

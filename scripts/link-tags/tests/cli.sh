@@ -5,7 +5,7 @@ set -eu
 
 "$LINK_TAGS" --help >"$T/help"
 for opt in --tag-size --index-offset --index-width --index-bits --fields \
-	   --module-reserve --map --quiet; do
+	   --module-reserve --map --check --quiet; do
 	grep -q -- "$opt" "$T/help" || fail "--help does not mention $opt"
 done
 
@@ -31,7 +31,7 @@ usage_fail "the index field at offset 2 overlaps the lineno field at 0" --fields
 usage_fail "the index field at offset 10 overlaps the modname field at 8" --index-offset 10 "$T/vmlinux"
 usage_fail "--fields wants four offsets L,M,F,P" --fields 4,8,16 "$T/vmlinux"
 usage_fail "--module-reserve 65535 exceeds the 65534 indices of 16 bits" --module-reserve 65535 "$T/vmlinux"
-usage_fail "usage: link-tags" --check "$T/vmlinux"
+usage_fail "usage: link-tags" --dump "$T/vmlinux"
 cmp "$T/vmlinux" "$T/saved" || fail "a usage error changed the file"
 [ ! -e "$T/vmlinux.tagmap" ] || fail "a usage error wrote a map"
 
