@@ -3,6 +3,10 @@
 # fragments VARIANT.config names ("# with: NAME...") + VARIANT.config, from
 # the tree it names ("# tree: stock|fork"), in $BUILD/kernel-VARIANT, plus
 # the out-of-tree modules under kernel/modules/ and benchmarks/modules/.
+# A fragment with "# arch: arm64|i386" is cross-built instead (Debian's
+# gcc-aarch64-linux-gnu / gcc-i686-linux-gnu, scripts/deps.sh cross):
+# tinyconfig of that architecture + its "# with:" fragments + itself, no
+# guest.config (an x86_64 guest's), and only the modules of kernel/modules/.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -13,31 +17,49 @@ frag=$TOP/kernel/configs/$variant.config
 KSRC=$(variant_tree "$variant")
 [ -f "$FORK_SRC/.git/alloctag-series" ] && [ -f "$KSRC/Makefile" ] ||
 	die "no kernel source in $KSRC (run scripts/kernel-src.sh)"
+arch=$(sed -n 's/^# arch: *\([a-z0-9_]*\).*/\1/p' "$frag" | head -1)
+case ${arch:=x86_64} in
+x86_64)	cross="" image=bzImage image_path=arch/x86/boot/bzImage ;;
+i386)	cross=i686-linux-gnu- image=bzImage image_path=arch/x86/boot/bzImage ;;
+arm64)	cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image ;;
+*)	die "$variant.config: unknown '# arch: $arch' (x86_64, i386 or arm64)" ;;
+esac
+[ -z "$cross" ] || command -v "${cross}gcc" >/dev/null ||
+	die "$variant: no ${cross}gcc (scripts/deps.sh cross)"
 frags=()
 for w in $(sed -n 's/^# with: *//p' "$frag"); do
 	[ -f "$TOP/kernel/configs/$w.config" ] || die "$variant.config: no kernel/configs/$w.config"
 	frags+=("$TOP/kernel/configs/$w.config")
 done
-frags=("$TOP/kernel/configs/guest.config" ${frags[@]+"${frags[@]}"} "$frag")
+if [ "$arch" = x86_64 ]; then
+	frags=("$TOP/kernel/configs/guest.config" ${frags[@]+"${frags[@]}"} "$frag")
+else
+	frags=(${frags[@]+"${frags[@]}"} "$frag")
+fi
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
 # Reproducible builds: fixed identity, and ccache when it is there.
 export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+cc=${cross}gcc hostcc=gcc
+command -v ccache >/dev/null && cc="ccache $cc" hostcc="ccache gcc"
 # No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
 # line to relative ones but not -fmacro-prefix-map, and every tag's file
 # name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".
 unset CCACHE_BASEDIR
-kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+if [ -n "$cross" ]; then
+	kmake() { make -s -C "$KSRC" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"; }
+else
+	kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"; }
+fi
 
 # Regenerate .config only when the fragments or the source changed.
 inputs=$( (cat "${frags[@]}"
 	git -C "$KSRC" rev-parse HEAD) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != "$inputs" ]; then
-	log "$variant: configuring (tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
+	log "$variant: configuring ($arch tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
 	kmake tinyconfig >/dev/null
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 		"${frags[@]}" >/dev/null
@@ -63,11 +85,13 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 	echo "$inputs" >"$out/.alloctag-config"
 fi
 
-log "$variant: building bzImage and modules in $out (-j$JOBS)"
+log "$variant: building $image and modules in $out (-j$JOBS)"
 start=$(date +%s)
-kmake bzImage modules
+kmake "$image" modules
 for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	[ -f "$m/Kbuild" ] || continue
+	# benchmark modules are measured on the x86_64 guest only
+	case $arch:$m in x86_64:*|*:"$TOP"/kernel/modules/*) ;; *) continue ;; esac
 	name=$(basename "$m")
 	dst=$out/extmod/$name
 	mkdir -p "$dst"
@@ -76,4 +100,4 @@ for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	case $m in "$TOP"/benchmarks/*) cp -u "$TOP/benchmarks/cachesim/marker.h" "$dst"/ ;; esac
 	kmake M="$dst" modules
 done
-log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage"
+log "$variant: built in $(( $(date +%s) - start ))s: $(du -h "$out/$image_path" | cut -f1) $image"
