@@ -2,9 +2,11 @@
 # Build one kernel variant: tinyconfig + kernel/configs/guest.config +
 # guest-ARCH.config + the fragments VARIANT.config names ("# with: NAME...")
 # + VARIANT.config, from the tree it names ("# tree: stock|fork"), for the
-# architecture it names ("# arch: arm64"; x86_64 without), in
+# architecture it names ("# arch: arm64|i386"; x86_64 without), in
 # $BUILD/kernel-VARIANT, plus the out-of-tree modules under kernel/modules/
-# and benchmarks/modules/.
+# and (x86_64 only) benchmarks/modules/.  An architecture with no
+# guest-ARCH.config (i386) is built, never booted: its variant fragment
+# stands alone over that architecture's tinyconfig.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -23,8 +25,12 @@ done
 arch=$(frag_arch "$frag")
 cross=$(cross_prefix "$arch")
 image=$(kernel_image "$arch")
-frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-$arch.config"
-	${frags[@]+"${frags[@]}"} "$frag")
+if [ -f "$TOP/kernel/configs/guest-$arch.config" ]; then
+	frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-$arch.config"
+		${frags[@]+"${frags[@]}"} "$frag")
+else
+	frags=(${frags[@]+"${frags[@]}"} "$frag")
+fi
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
@@ -47,7 +53,7 @@ kmake() { make -s -C "$KSRC" O="$out" ${archargs[@]+"${archargs[@]}"} CC="$cc" H
 inputs=$( (cat "${frags[@]}"
 	git -C "$KSRC" rev-parse HEAD) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != "$inputs" ]; then
-	log "$variant: configuring (tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
+	log "$variant: configuring ($arch tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
 	kmake tinyconfig >/dev/null
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 		"${frags[@]}" >/dev/null
@@ -78,6 +84,8 @@ start=$(date +%s)
 kmake "${image##*/}" modules
 for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	[ -f "$m/Kbuild" ] || continue
+	# benchmark modules are measured on the x86_64 guest only
+	case $arch:$m in x86_64:*|*:"$TOP"/kernel/modules/*) ;; *) continue ;; esac
 	name=$(basename "$m")
 	dst=$out/extmod/$name
 	mkdir -p "$dst"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # Install the Debian packages a make target needs, and say so.
-# Usage: scripts/deps.sh GROUP...   (groups: build qemu fuzz plugin results arm64)
+# Usage: scripts/deps.sh GROUP...   (groups: build cross qemu fuzz plugin results arm64)
 set -eu
 
 pkgs_build="build-essential gcc make flex bison bc libelf-dev libssl-dev
 	cpio kmod xz-utils git ccache python3 python3-ply python3-git perl rsync"
+# Cross compilers: link-tags host tests on ELF32 and big-endian files, and
+# the i386 and arm64 cross builds (build-kernel.sh, "# arch:" fragments).
+pkgs_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-s390x-linux-gnu"
 pkgs_qemu="qemu-system-x86 busybox-static linux-perf file"
 pkgs_fuzz="clang libclang-rt-14-dev"
 pkgs_plugin="gcc qemu-user libglib2.0-dev pkg-config"

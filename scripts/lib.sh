@@ -73,7 +73,9 @@ frag_arch() {
 variant_arch() {
 	local cfg=$BUILD/kernel-$1/.config
 	if [ -f "$cfg" ]; then
-		if grep -q '^CONFIG_ARM64=y' "$cfg"; then echo arm64; else echo x86_64; fi
+		if grep -q '^CONFIG_ARM64=y' "$cfg"; then echo arm64
+		elif grep -q '^CONFIG_X86_32=y' "$cfg"; then echo i386
+		else echo x86_64; fi
 	else
 		frag_arch "$TOP/kernel/configs/$1.config"
 	fi
@@ -87,6 +89,10 @@ cross_prefix() {
 		command -v aarch64-linux-gnu-gcc >/dev/null ||
 			die "no aarch64-linux-gnu-gcc: install gcc-aarch64-linux-gnu (scripts/deps.sh arm64)"
 		echo aarch64-linux-gnu- ;;
+	i386)
+		command -v i686-linux-gnu-gcc >/dev/null ||
+			die "no i686-linux-gnu-gcc: install gcc-i686-linux-gnu (scripts/deps.sh cross)"
+		echo i686-linux-gnu- ;;
 	*) die "unknown architecture '$1'" ;;
 	esac
 }

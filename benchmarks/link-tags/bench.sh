@@ -1,9 +1,8 @@
 #!/bin/bash
 # Time link-tags on synthetic vmlinux-shaped files (ET_EXEC) with 10 000
-# and 60 000 tags and on a 10 000-tag module (ET_REL, strings through
-# relocations).  Each mode runs REPEATS times; the table gives median, min
-# and max wall time in ms plus every sample.
-#   write: a fresh copy each time; indexes, writes file and map (fsync)
+# and 60 000 tags.  Each mode runs REPEATS times; the table gives median,
+# min and max wall time in ms plus every sample.
+#   write: a fresh copy each time; indexes, writes file and map
 #   check: --check, validation only
 #   again: the file is already indexed; nothing to rewrite but the map
 # Usage: bench.sh [OUTPUT]   (default stdout; REPEATS, LINK_TAGS from env)
@@ -51,14 +50,10 @@ SECTIONS
 }
 LDS
 
-build() {	# NAME TAGS KIND
-	gen "$2" "$([ "$3" = ET_REL ] && echo benchmod || :)" >"$work/$1.c"
+build() {	# NAME TAGS
+	gen "$2" "" >"$work/$1.c"
 	gcc -O0 -fno-pic -mcmodel=kernel -c -o "$work/$1.o" "$work/$1.c"
-	if [ "$3" = ET_EXEC ]; then
-		ld -static -nostdlib -T "$work/vmlinux.lds" -o "$work/$1.orig" "$work/$1.o"
-	else
-		cp "$work/$1.o" "$work/$1.orig"
-	fi
+	ld -static -nostdlib -T "$work/vmlinux.lds" -o "$work/$1.orig" "$work/$1.o"
 }
 
 # run NAME MODE: print REPEATS samples in microseconds
@@ -88,9 +83,9 @@ stats() {
 	echo "# link-tags benchmark $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -r) $(nproc) cpus, repeats $REPEATS"
 	echo "# tool: $LINK_TAGS"
 	printf 'case\tkind\ttags\tbytes\tmode\tmedian_ms\tmin_ms\tmax_ms\tsamples_ms\n'
-	for c in vmlinux-10000:10000:ET_EXEC vmlinux-60000:60000:ET_EXEC module-10000:10000:ET_REL; do
+	for c in vmlinux-10000:10000:ET_EXEC vmlinux-60000:60000:ET_EXEC; do
 		IFS=: read -r name tags kind <<<"$c"
-		build "$name" "$tags" "$kind"
+		build "$name" "$tags"
 		bytes=$(wc -c <"$work/$name.orig")
 		for mode in write check again; do
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$kind" "$tags" \

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * link-tags - give every allocation tag a compact index after the link.
+ * link-tags - give each allocation tag of vmlinux a compact index.
  *
- * vmlinux (ET_EXEC): the tags are the bytes between __start_alloc_tags and
- * __stop_alloc_tags.  They get indices 2, 3, ... in section order; 0 means
- * "no tag" and 1 means "empty".
+ * The tags are the bytes between __start_alloc_tags and __stop_alloc_tags.
+ * They get indices 2, 3, ... in section order (0 means "no tag", 1 means
+ * "empty"), written into each tag's index field in the byte order of the
+ * file.  Module tags are not touched: the module loader numbers them.
  *
- * module (ET_REL): the tags are the section "alloc_tags" or, in a .ko linked
- * with the module linker script, the bytes between the same two symbols.
- * They get module-local indices 0 .. n-1; the module loader rebases them
- * into the range it hands the module (it knows n = tag bytes / tag size).
- *
- * The index is written into each tag in place, little-endian.  The file is
- * read into memory, checked completely, patched in memory and written back
- * through a temporary file and rename(), so an error leaves it untouched.
- * A text map (index, file:line, function, module) is written beside it.
+ * The file is read with scripts/elf-parse.c, so any ELF class and byte
+ * order works.  It is checked completely before anything is written; the
+ * new contents go to a temporary file beside it, which is then renamed
+ * over it, so an error leaves the file as it was.  A text map (index,
+ * file:line, function, module) is written beside it.
  *
  * The layout of a tag comes from the command line; see print_usage().
  */
@@ -23,36 +20,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <gelf.h>
-#include <libelf.h>
 #include <linux/types.h>
+
+#include "elf-parse.h"
 
 #define TOOL		"link-tags"
 #define START_SYM	"__start_alloc_tags"
 #define STOP_SYM	"__stop_alloc_tags"
-#define TAG_SECTION	"alloc_tags"
 #define FIRST_INDEX	2	/* 0 = no tag, 1 = empty */
 
-/* The kernel's type names; the uapi header has only the __u64 forms. */
-typedef __u32 u32;
-typedef __u64 u64;
-typedef __s64 s64;
-
-/* As tools/include/linux/compiler-gcc.h has it, which a host tool cannot use. */
+/* What tools/include/linux/compiler-gcc.h has, which a host tool cannot use */
 #ifndef __printf
-#define __attr(x)		__attribute__((x))
-#define __printf(a, b)		__attr(format(printf, a, b))
+#define __gcc_attr(x)		__attribute__((x))
+#define __printf(a, b)		__gcc_attr(format(printf, a, b))
 #endif
 
 /* The one way this tool complains: tool, kind, file, cause. */
@@ -86,60 +76,60 @@ struct layout {
 	unsigned long idx_width;	/* bytes: 1, 2 or 4 */
 	unsigned long idx_bits;		/* bits the kernel can use */
 	unsigned long lineno_off;	/* u32 */
-	unsigned long ptr_off[NR_PTRS];	/* u64 pointers */
+	unsigned long ptr_off[NR_PTRS];	/* pointers, as wide as the ELF class */
 };
 
 struct options {
 	struct layout l;
 	unsigned long module_reserve;
-	bool missing_ok;
 };
 
 struct section {
-	u64 addr, size, offset, flags;
-	u32 type;
+	u64 addr, offset, size, flags, entsize;
+	u32 type, link, name_off;
 	const char *name;
-	const unsigned char *data;	/* loaded on demand */
-	bool loaded;
 };
 
 struct tag {
 	u64 stored;			/* index found in the file */
 	u32 lineno;
+	u64 ptr[NR_PTRS];		/* addresses */
+	bool relocated[NR_PTRS];	/* ptr came from a dynamic relocation */
 	const char *str[NR_PTRS];	/* NULL for a NULL pointer */
 };
 
 struct image {
 	const char *name;		/* for messages */
-	unsigned char *buf;
+	unsigned char *buf;		/* the mapped file: only ever read */
 	size_t len;
-	Elf *elf;
-	bool module;
+	bool big;			/* big-endian */
+	unsigned int word;		/* pointer bytes: 4 or 8 */
+	unsigned int machine;
 	size_t nsec;
 	struct section *sec;
-	size_t tag_sec;			/* section holding the tags */
-	u64 tag_start;			/* their offset in that section */
+	u64 tag_addr;			/* address of the first tag */
+	u64 tag_off;			/* its file offset */
 	u64 tag_bytes;
 	size_t ntags;
 	struct tag *tags;
-	u64 first;			/* index given to tags[0] */
-	u64 limit;			/* most indices this file may use */
+	unsigned char *out;		/* the tag bytes with the new indices */
+	u64 limit;			/* indices left for this file's tags */
 };
 
-/* Little-endian reads and writes of n bytes. */
-static u64 get_le(const unsigned char *p, unsigned long n)
+/* n bytes at p, in the byte order of the file */
+static u64 get_uint(const struct image *im, const unsigned char *p, unsigned int n)
 {
 	u64 v = 0;
 
-	while (n--)
-		v = (v << 8) | p[n];
+	for (unsigned int i = 0; i < n; i++)
+		v = v << 8 | p[im->big ? i : n - 1 - i];
 	return v;
 }
 
-static void put_le(unsigned char *p, unsigned long n, u64 v)
+static void put_uint(const struct image *im, unsigned char *p, unsigned int n, u64 v)
 {
-	for (unsigned long i = 0; i < n; i++, v >>= 8)
-		p[i] = v & 0xff;
+	for (unsigned int i = 0; i < n; i++, v >>= 8)
+		p[im->big ? n - 1 - i : i] = v & 0xff;
 }
 
 /* Do byte ranges [a, a+alen) and [b, b+blen) meet?  Lengths are nonzero. */
@@ -148,516 +138,477 @@ static bool overlaps(u64 a, u64 alen, u64 b, u64 blen)
 	return a < b ? b - a < alen : a - b < blen;
 }
 
-static int load_section(struct image *im, size_t i)
+/* Does [off, off+size) lie inside the file? */
+static bool in_file(const struct image *im, u64 off, u64 size)
 {
-	struct section *s = &im->sec[i];
-	Elf_Data *d;
+	return off <= im->len && size <= im->len - off;
+}
 
-	if (s->loaded)
-		return 0;
-	if (s->type == SHT_NOBITS)
-		return ERROR(im->name, "section %s has no file contents", s->name);
-	if (s->flags & SHF_COMPRESSED)
-		return ERROR(im->name, "section %s is compressed", s->name);
-	d = elf_getdata(elf_getscn(im->elf, i), NULL);
-	if (!d || (s->size && !d->d_buf) || d->d_size != s->size)
-		return ERROR(im->name, "cannot read section %s: %s", s->name,
-			     elf_errmsg(-1));
-	s->data = d->d_buf;
-	s->loaded = true;
+/* Header fields elf-parse.h has no accessor for */
+static u64 ehdr_phoff(const struct image *im, Elf_Ehdr *eh)
+{
+	return im->word == 8 ? elf_parser.r8(&eh->e64.e_phoff) :
+			       elf_parser.r(&eh->e32.e_phoff);
+}
+
+static u64 ehdr_phsize(const struct image *im, Elf_Ehdr *eh)
+{
+	return im->word == 8 ?
+		(u64)elf_parser.r2(&eh->e64.e_phnum) * elf_parser.r2(&eh->e64.e_phentsize) :
+		(u64)elf_parser.r2(&eh->e32.e_phnum) * elf_parser.r2(&eh->e32.e_phentsize);
+}
+
+static u64 shdr_flags(const struct image *im, Elf_Shdr *sh)
+{
+	return im->word == 8 ? elf_parser.r8(&sh->e64.sh_flags) :
+			       elf_parser.r(&sh->e32.sh_flags);
+}
+
+/*
+ * The identification and the few header fields elf-parse.c relies on
+ * without checking them.  hdr holds the first n bytes of a file of len
+ * bytes; elf_parser is not set up yet, so this reads the bytes itself.
+ */
+static int check_header(const char *name, const unsigned char *hdr, size_t n,
+			size_t len)
+{
+	const struct image im = { .big = n > EI_DATA && hdr[EI_DATA] == ELFDATA2MSB };
+	size_t ehsize, shentsize;
+	unsigned int type;
+
+	if (n < EI_NIDENT || memcmp(hdr, ELFMAG, SELFMAG))
+		return ERROR(name, "not an ELF file");
+	if (hdr[EI_CLASS] != ELFCLASS32 && hdr[EI_CLASS] != ELFCLASS64)
+		return ERROR(name, "ELF class %u is neither ELFCLASS32 nor ELFCLASS64",
+			     hdr[EI_CLASS]);
+	if (hdr[EI_DATA] != ELFDATA2LSB && hdr[EI_DATA] != ELFDATA2MSB)
+		return ERROR(name, "ELF data encoding %u is neither LSB nor MSB",
+			     hdr[EI_DATA]);
+	if (hdr[EI_VERSION] != EV_CURRENT)
+		return ERROR(name, "ELF version %u is not %u", hdr[EI_VERSION], EV_CURRENT);
+	ehsize = hdr[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	shentsize = hdr[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	if (n < ehsize || len < ehsize)
+		return ERROR(name, "truncated: %zu bytes, shorter than an ELF header", len);
+	type = get_uint(&im, hdr + offsetof(Elf32_Ehdr, e_type), 2);
+	if (type != ET_EXEC && type != ET_DYN)
+		return ERROR(name, "ELF type %u is neither ET_EXEC nor ET_DYN (vmlinux)",
+			     type);
+	/* e_ehsize and e_shentsize sit at different offsets in the two classes */
+	if (get_uint(&im, hdr + (ehsize == sizeof(Elf64_Ehdr) ?
+				 offsetof(Elf64_Ehdr, e_ehsize) :
+				 offsetof(Elf32_Ehdr, e_ehsize)), 2) != ehsize)
+		return ERROR(name, "ELF header size is not %zu", ehsize);
+	if (get_uint(&im, hdr + (ehsize == sizeof(Elf64_Ehdr) ?
+				 offsetof(Elf64_Ehdr, e_shentsize) :
+				 offsetof(Elf32_Ehdr, e_shentsize)), 2) != shentsize)
+		return ERROR(name, "section header size is not %zu", shentsize);
 	return 0;
 }
 
-/* A NUL-terminated string at offset off of section i, or NULL + message. */
-static const char *string_at(struct image *im, size_t i, u64 off,
-			     size_t tag, int field)
+/* Check the header, then map the file with elf-parse.c. */
+static int image_open(struct image *im, const char *path)
 {
-	struct section *s = &im->sec[i];
-	const unsigned char *nul;
+	unsigned char hdr[sizeof(Elf64_Ehdr)];
+	struct stat st;
+	ssize_t n;
+	int fd;
 
-	if (off >= s->size) {
-		ERROR(im->name, "tag %zu: %s points past the end of section %s",
-		      tag, ptr_names[field], s->name);
-		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return ERROR(path, "cannot open: %s", strerror(errno));
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n < 0 || fstat(fd, &st)) {
+		ERROR(path, "cannot read: %s", strerror(errno));
+		close(fd);
+		return -1;
 	}
-	if (load_section(im, i))
-		return NULL;
-	nul = memchr(s->data + off, 0, s->size - off);
-	if (!nul) {
-		ERROR(im->name, "tag %zu: %s string in %s is not NUL-terminated",
-		      tag, ptr_names[field], s->name);
-		return NULL;
-	}
-	/* writing the indices must not change any string */
-	if (i == im->tag_sec && im->tag_bytes &&
-	    overlaps(off, nul - (s->data + off) + 1, im->tag_start, im->tag_bytes)) {
-		ERROR(im->name, "tag %zu: %s string overlaps the tags", tag,
-		      ptr_names[field]);
-		return NULL;
-	}
-	return (const char *)s->data + off;
+	close(fd);
+	if (check_header(path, hdr, n, st.st_size))
+		return -1;
+	im->buf = elf_map(path, &im->len, 1 << ET_EXEC | 1 << ET_DYN);
+	if (!im->buf)
+		return ERROR(path, "elf_map() failed");
+	return 0;
 }
 
-static int read_sections(struct image *im, u64 shoff)
+static int read_sections(struct image *im)
 {
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	Elf_Ehdr *eh = (Elf_Ehdr *)im->buf;
+	u64 shoff = ehdr_shoff(eh), shentsize = ehdr_shentsize(eh);
+	size_t nsec = ehdr_shnum(eh), strndx = ehdr_shstrndx(eh);
+	const struct section *str;
 
-	if (elf_getshdrnum(im->elf, &im->nsec) || elf_getshdrstrndx(im->elf, &shstrndx))
-		return ERROR(im->name, "truncated or corrupt section headers: %s",
-			     elf_errmsg(-1));
-	if (im->nsec > (im->len - shoff) / sizeof(Elf64_Shdr))
-		return ERROR(im->name, "truncated: %zu section headers do not fit",
-			     im->nsec);
-	if (im->nsec < 2)
+	if (!shoff)
+		return ERROR(im->name, "no section headers");
+	/* every structure is read in place: keep them naturally aligned */
+	if (shoff % im->word)
+		return ERROR(im->name, "section headers at a misaligned offset");
+	if (!in_file(im, shoff, shentsize))
+		return ERROR(im->name, "truncated: section headers at byte %llu, file has %zu",
+			     (unsigned long long)shoff, im->len);
+	/* 0 and SHN_XINDEX: the real values are in section header 0 */
+	if (!nsec)
+		nsec = shdr_size((Elf_Shdr *)(im->buf + shoff));
+	if (strndx == SHN_XINDEX)
+		strndx = shdr_link((Elf_Shdr *)(im->buf + shoff));
+	if (nsec < 2)
 		return ERROR(im->name, "no sections");
-	im->sec = calloc(im->nsec, sizeof(*im->sec));
+	if (nsec > (im->len - shoff) / shentsize)
+		return ERROR(im->name, "truncated: %zu section headers do not fit", nsec);
+	if (!strndx || strndx >= nsec)
+		return ERROR(im->name, "no section name table");
+	im->nsec = nsec;
+	im->sec = calloc(nsec, sizeof(*im->sec));
 	if (!im->sec)
 		return ERROR(im->name, "out of memory");
-	while ((scn = elf_nextscn(im->elf, scn))) {
-		size_t i = elf_ndxscn(scn);
-		struct section *s;
-		GElf_Shdr sh;
-
-		if (i >= im->nsec || !gelf_getshdr(scn, &sh))
-			return ERROR(im->name, "corrupt section header: %s",
-				     elf_errmsg(-1));
-		s = &im->sec[i];
-		s->addr = sh.sh_addr;
-		s->size = sh.sh_size;
-		s->offset = sh.sh_offset;
-		s->flags = sh.sh_flags;
-		s->type = sh.sh_type;
-		s->name = elf_strptr(im->elf, shstrndx, sh.sh_name);
-		if (!s->name)
-			s->name = "(unnamed)";
-		if (s->type != SHT_NOBITS &&
-		    (s->offset > im->len || s->size > im->len - s->offset))
-			return ERROR(im->name,
-				     "truncated: section %s ends at byte %llu, file has %zu",
-				     s->name,
-				     (unsigned long long)(s->offset + s->size), im->len);
-	}
-	for (size_t i = 1; i < im->nsec; i++)
-		if (!im->sec[i].name)
-			im->sec[i].name = "(missing)";
-	return 0;
-}
-
-/* First symbol called name in the symbol table; 1 if there is none. */
-static int find_symbol(struct image *im, const char *name, GElf_Sym *out)
-{
-	for (size_t i = 1; i < im->nsec; i++) {
-		Elf_Scn *scn = elf_getscn(im->elf, i);
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (im->sec[i].type != SHT_SYMTAB || !gelf_getshdr(scn, &sh))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			return ERROR(im->name, "cannot read symbol table: %s",
-				     elf_errmsg(-1));
-		for (size_t j = 1; j < sh.sh_size / sh.sh_entsize && j <= INT_MAX; j++) {
-			const char *n;
-
-			if (!gelf_getsym(d, (int)j, out))
-				break;
-			n = elf_strptr(im->elf, sh.sh_link, out->st_name);
-			if (n && !strcmp(n, name))
-				return 0;
-		}
-		return 1;
-	}
-	return 1;
-}
-
-/* vmlinux: the allocated section holding [start, stop). */
-static int locate_exec(struct image *im, u64 start, u64 stop)
-{
-	for (size_t i = 1; i < im->nsec; i++) {
+	for (size_t i = 0; i < nsec; i++) {
+		Elf_Shdr *sh = (Elf_Shdr *)(im->buf + shoff + i * shentsize);
 		struct section *s = &im->sec[i];
 
-		if (!(s->flags & SHF_ALLOC) || s->type == SHT_NOBITS ||
-		    start < s->addr || stop - s->addr > s->size)
-			continue;
-		im->tag_sec = i;
-		im->tag_start = start - s->addr;
-		return 0;
+		s->addr = shdr_addr(sh);
+		s->offset = shdr_offset(sh);
+		s->size = shdr_size(sh);
+		s->flags = shdr_flags(im, sh);
+		s->entsize = shdr_entsize(sh);
+		s->type = shdr_type(sh);
+		s->link = shdr_link(sh);
+		s->name_off = shdr_name(sh);
+		if (i && s->type != SHT_NOBITS && !in_file(im, s->offset, s->size))
+			return ERROR(im->name,
+				     "truncated: section %zu ends at byte %llu, file has %zu",
+				     i, (unsigned long long)(s->offset + s->size), im->len);
 	}
-	return ERROR(im->name,
-		     "tags 0x%llx..0x%llx lie outside any section with file contents",
-		     (unsigned long long)start, (unsigned long long)stop);
-}
-
-/* module linked with the module linker script: symbols are section offsets. */
-static int locate_rel(struct image *im, const GElf_Sym *a, const GElf_Sym *b)
-{
-	size_t i = a->st_shndx;
-
-	if (a->st_shndx != b->st_shndx || i == SHN_UNDEF || i >= im->nsec ||
-	    i >= SHN_LORESERVE)
-		return ERROR(im->name, "%s and %s are not defined in one section",
-			     START_SYM, STOP_SYM);
-	if (b->st_value > im->sec[i].size)
-		return ERROR(im->name, "tags 0x%llx..0x%llx lie outside section %s",
-			     (unsigned long long)a->st_value,
-			     (unsigned long long)b->st_value, im->sec[i].name);
-	im->tag_sec = i;
-	im->tag_start = a->st_value;
+	str = &im->sec[strndx];
+	if (str->type != SHT_STRTAB || !str->size ||
+	    im->buf[str->offset + str->size - 1])
+		return ERROR(im->name, "the section name table is not a string table");
+	for (size_t i = 0; i < nsec; i++)
+		im->sec[i].name = im->sec[i].name_off < str->size ?
+			(const char *)im->buf + str->offset + im->sec[i].name_off :
+			"(bad name)";
 	return 0;
 }
 
-/* Find the tags; 1 if the file has none at all. */
+/* Values of the two tag symbols from the symbol table. */
+static int find_symbols(struct image *im, u64 *start, u64 *stop)
+{
+	size_t symsize = im->word == 8 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	const struct section *s = NULL, *str;
+	bool have_start = false, have_stop = false;
+
+	for (size_t i = 1; i < im->nsec && !s; i++)
+		if (im->sec[i].type == SHT_SYMTAB)
+			s = &im->sec[i];
+	if (!s)
+		return ERROR(im->name, "no symbol table (stripped?)");
+	if (s->entsize != symsize || s->offset % im->word || s->link >= im->nsec)
+		return ERROR(im->name, "symbol table %s is malformed", s->name);
+	str = &im->sec[s->link];
+	if (str->type != SHT_STRTAB || !str->size ||
+	    im->buf[str->offset + str->size - 1])
+		return ERROR(im->name, "symbol table %s has no string table", s->name);
+	for (u64 j = 1; j < s->size / symsize; j++) {
+		Elf_Sym *sym = (Elf_Sym *)(im->buf + s->offset + j * symsize);
+		u64 name = sym_name(sym);
+		const char *n;
+
+		if (name >= str->size || sym_shndx(sym) == SHN_UNDEF)
+			continue;
+		n = (const char *)im->buf + str->offset + name;
+		if (!have_start && !strcmp(n, START_SYM)) {
+			*start = sym_value(sym);
+			have_start = true;
+		} else if (!have_stop && !strcmp(n, STOP_SYM)) {
+			*stop = sym_value(sym);
+			have_stop = true;
+		}
+	}
+	if (!have_start && !have_stop)
+		return ERROR(im->name, "no %s/%s symbols (profiling off?)",
+			     START_SYM, STOP_SYM);
+	if (!have_start || !have_stop)
+		return ERROR(im->name, "missing symbol %s", have_start ? STOP_SYM : START_SYM);
+	return 0;
+}
+
+/* The tags: inside one allocated section with contents, nothing else there. */
 static int locate_tags(struct image *im, const struct layout *l)
 {
-	GElf_Sym a, b;
-	u64 bytes;
-	int ra, rb;
+	Elf_Ehdr *eh = (Elf_Ehdr *)im->buf;
+	u64 start = 0, stop = 0, phsize = ehdr_phsize(im, eh);
+	size_t i;
 
-	im->tag_sec = 0;
-	if (im->module) {
-		for (size_t i = 1; i < im->nsec; i++) {
-			if (strcmp(im->sec[i].name, TAG_SECTION))
-				continue;
-			if (im->tag_sec)
-				return ERROR(im->name, "more than one %s section",
-					     TAG_SECTION);
-			im->tag_sec = i;
-		}
-	}
-	if (im->tag_sec) {
-		im->tag_start = 0;
-		bytes = im->sec[im->tag_sec].size;
-	} else {
-		ra = find_symbol(im, START_SYM, &a);
-		rb = find_symbol(im, STOP_SYM, &b);
-		if (ra < 0 || rb < 0)
-			return -1;
-		if (ra && rb)
-			return 1;
-		if (ra || rb || a.st_shndx == SHN_UNDEF || b.st_shndx == SHN_UNDEF)
-			return ERROR(im->name, "missing symbol %s",
-				     ra || a.st_shndx == SHN_UNDEF ? START_SYM : STOP_SYM);
-		if (a.st_value > b.st_value)
-			return ERROR(im->name, "%s (0x%llx) is above %s (0x%llx)",
-				     START_SYM, (unsigned long long)a.st_value,
-				     STOP_SYM, (unsigned long long)b.st_value);
-		if (im->module ? locate_rel(im, &a, &b) :
-				 locate_exec(im, a.st_value, b.st_value))
-			return -1;
-		bytes = b.st_value - a.st_value;
-	}
-	if (im->sec[im->tag_sec].type == SHT_NOBITS)
-		return ERROR(im->name, "section %s holding the tags has no file contents",
-			     im->sec[im->tag_sec].name);
-	if (bytes % l->size)
+	if (find_symbols(im, &start, &stop))
+		return -1;
+	if (start > stop)
+		return ERROR(im->name, "%s (0x%llx) is above %s (0x%llx)",
+			     START_SYM, (unsigned long long)start,
+			     STOP_SYM, (unsigned long long)stop);
+	im->tag_bytes = stop - start;
+	if (im->tag_bytes % l->size)
 		return ERROR(im->name, "tags take %llu bytes, not a multiple of the tag size %lu",
-			     (unsigned long long)bytes, l->size);
-	im->ntags = bytes / l->size;
-	im->tag_bytes = bytes;
-	return 0;
-}
-
-/* The tag bytes must not share file bytes with anything else. */
-static int check_tag_bytes(struct image *im, const GElf_Ehdr *eh)
-{
-	u64 at = im->sec[im->tag_sec].offset + im->tag_start;
-	u64 n = im->tag_bytes;
-
-	if (!n)
-		return 0;
-	if (overlaps(at, n, 0, sizeof(Elf64_Ehdr)))
-		return ERROR(im->name, "tags overlap the ELF header");
-	if (eh->e_phnum && overlaps(at, n, eh->e_phoff,
-				    (u64)eh->e_phnum * eh->e_phentsize))
-		return ERROR(im->name, "tags overlap the program headers");
-	if (overlaps(at, n, eh->e_shoff, im->nsec * sizeof(Elf64_Shdr)))
-		return ERROR(im->name, "tags overlap the section headers");
-	for (size_t i = 1; i < im->nsec; i++) {
+			     (unsigned long long)im->tag_bytes, l->size);
+	im->ntags = im->tag_bytes / l->size;
+	for (i = 1; i < im->nsec; i++) {
 		const struct section *s = &im->sec[i];
 
-		if (i != im->tag_sec && s->type != SHT_NOBITS && s->size &&
-		    overlaps(at, n, s->offset, s->size))
-			return ERROR(im->name, "tags overlap section %s in the file",
-				     s->name);
+		if ((s->flags & SHF_ALLOC) && s->type != SHT_NOBITS &&
+		    start >= s->addr && stop - s->addr <= s->size)
+			break;
+	}
+	if (i == im->nsec)
+		return ERROR(im->name,
+			     "tags 0x%llx..0x%llx lie outside any section with file contents",
+			     (unsigned long long)start, (unsigned long long)stop);
+	im->tag_addr = start;
+	im->tag_off = im->sec[i].offset + (start - im->sec[i].addr);
+	if (!im->tag_bytes)
+		return 0;
+	if (overlaps(im->tag_off, im->tag_bytes, 0, im->word == 8 ?
+		     sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return ERROR(im->name, "tags overlap the ELF header");
+	if (phsize && overlaps(im->tag_off, im->tag_bytes, ehdr_phoff(im, eh), phsize))
+		return ERROR(im->name, "tags overlap the program headers");
+	if (overlaps(im->tag_off, im->tag_bytes, ehdr_shoff(eh),
+		     im->nsec * ehdr_shentsize(eh)))
+		return ERROR(im->name, "tags overlap the section headers");
+	for (size_t j = 1; j < im->nsec; j++) {
+		const struct section *s = &im->sec[j];
+
+		if (j != i && s->type != SHT_NOBITS && s->size &&
+		    overlaps(im->tag_off, im->tag_bytes, s->offset, s->size))
+			return ERROR(im->name, "tags overlap section %s in the file", s->name);
 	}
 	return 0;
 }
 
-/* vmlinux: pointers are addresses; find the section and read the string. */
-static const char *resolve_addr(struct image *im, u64 addr, size_t tag, int field)
+/* R_*_RELATIVE of each machine whose kernel may be linked as ET_DYN */
+static u32 relative_type(unsigned int machine)
 {
-	if (!addr)
-		return NULL;
-	for (size_t i = 1; i < im->nsec; i++) {
-		struct section *s = &im->sec[i];
-
-		if ((s->flags & SHF_ALLOC) && s->type != SHT_NOBITS &&
-		    addr >= s->addr && addr - s->addr < s->size)
-			return string_at(im, i, addr - s->addr, tag, field);
-	}
-	ERROR(im->name, "tag %zu: %s pointer 0x%llx is outside any section",
-	      tag, ptr_names[field], (unsigned long long)addr);
-	return NULL;
-}
-
-struct reloc {
-	size_t symtab;		/* 0: no relocation for this field */
-	size_t sym;
-	s64 addend;
-};
-
-static unsigned int reloc_bytes(unsigned int type)
-{
-	switch (type) {
-	case R_X86_64_NONE:
-		return 0;
-	case R_X86_64_8: case R_X86_64_PC8:
-		return 1;
-	case R_X86_64_16: case R_X86_64_PC16:
-		return 2;
-	case R_X86_64_32: case R_X86_64_32S: case R_X86_64_PC32:
-	case R_X86_64_PLT32: case R_X86_64_GOTPCREL: case R_X86_64_GOTPCRELX:
-	case R_X86_64_REX_GOTPCRELX: case R_X86_64_GOT32: case R_X86_64_TPOFF32:
-	case R_X86_64_DTPOFF32:
-		return 4;
-	default:
-		return 8;
+	switch (machine) {
+	case EM_386:		return 8;	/* R_386_RELATIVE */
+	case EM_X86_64:		return 8;	/* R_X86_64_RELATIVE */
+	case EM_ARM:		return 23;	/* R_ARM_RELATIVE */
+	case EM_AARCH64:	return 1027;	/* R_AARCH64_RELATIVE */
+	case EM_PPC:		return 22;	/* R_PPC_RELATIVE */
+	case EM_PPC64:		return 22;	/* R_PPC64_RELATIVE */
+	case EM_S390:		return 12;	/* R_390_RELATIVE */
+	case EM_SPARC:
+	case EM_SPARCV9:	return 22;	/* R_SPARC_RELATIVE */
+	case 243:		return 3;	/* EM_RISCV: R_RISCV_RELATIVE */
+	case 258:		return 3;	/* EM_LOONGARCH: R_LARCH_RELATIVE */
+	default:		return 0;
 	}
 }
 
-/* module: collect the relocations that fill the string pointers. */
-static int collect_relocs(struct image *im, const struct layout *l, struct reloc *rel)
+/*
+ * Dynamic relocations against the tags (an ET_DYN vmlinux, such as arm64's
+ * relocatable one).  The linker may leave a pointer zero and put its value
+ * in a RELATIVE relocation's addend; take it from there.  A relocation must
+ * never touch the index field: it would change the index at boot.
+ */
+static int apply_dynamic_relocs(struct image *im, const struct layout *l)
 {
-	u64 end = im->tag_start + (u64)im->ntags * l->size;
+	u64 end = im->tag_addr + im->tag_bytes, w = im->word;
 
-	for (size_t i = 1; i < im->nsec; i++) {
-		Elf_Scn *scn = elf_getscn(im->elf, i);
-		GElf_Shdr sh;
-		Elf_Data *d;
+	for (size_t i = 1; i < im->nsec && im->tag_bytes; i++) {
+		const struct section *s = &im->sec[i];
+		bool rela = s->type == SHT_RELA;
+		u64 entsize = w == 8 ? (rela ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel)) :
+				       (rela ? sizeof(Elf32_Rela) : sizeof(Elf32_Rel));
 
-		if ((im->sec[i].type != SHT_RELA && im->sec[i].type != SHT_REL) ||
-		    !gelf_getshdr(scn, &sh) || sh.sh_info != im->tag_sec)
+		if ((s->type != SHT_RELA && s->type != SHT_REL) || !(s->flags & SHF_ALLOC))
 			continue;
-		if (sh.sh_type == SHT_REL)
-			return ERROR(im->name, "SHT_REL section %s: only RELA is supported",
-				     im->sec[i].name);
-		if (sh.sh_link == 0 || sh.sh_link >= im->nsec ||
-		    im->sec[sh.sh_link].type != SHT_SYMTAB)
-			return ERROR(im->name, "relocation section %s has no symbol table",
-				     im->sec[i].name);
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			return ERROR(im->name, "cannot read %s: %s", im->sec[i].name,
-				     elf_errmsg(-1));
-		for (size_t j = 0; j < sh.sh_size / sh.sh_entsize && j <= INT_MAX; j++) {
-			unsigned int type, n;
-			u64 off, in;
-			size_t t;
-			GElf_Rela r;
+		if (s->entsize != entsize || s->offset % w)
+			return ERROR(im->name, "relocation section %s is malformed", s->name);
+		for (u64 j = 0; j < s->size / entsize; j++) {
+			/* Elf_Rel is the head of Elf_Rela */
+			Elf_Rela *r = (Elf_Rela *)(im->buf + s->offset + j * entsize);
+			u64 at = rela_offset(r), info = rela_info(r), in;
+			u32 type = w == 8 ? (u32)info : info & 0xff;
+			struct tag *tag;
 			int f;
 
-			if (!gelf_getrela(d, (int)j, &r))
-				return ERROR(im->name, "cannot read %s: %s",
-					     im->sec[i].name, elf_errmsg(-1));
-			type = GELF_R_TYPE(r.r_info);
-			n = reloc_bytes(type);
-			if (n == 0 || r.r_offset >= end ||
-			    (r.r_offset < im->tag_start &&
-			     im->tag_start - r.r_offset >= n))
+			if (at >= end || (at < im->tag_addr && im->tag_addr - at >= w))
 				continue;
-			if (r.r_offset < im->tag_start || end - r.r_offset < n)
+			if (at < im->tag_addr || end - at < w)
 				return ERROR(im->name,
 					     "relocation at 0x%llx straddles the tag bounds",
-					     (unsigned long long)r.r_offset);
-			off = r.r_offset - im->tag_start;
-			t = off / l->size;
-			in = off % l->size;
-			if (overlaps(in, n, l->idx_off, l->idx_width))
+					     (unsigned long long)at);
+			tag = &im->tags[(at - im->tag_addr) / l->size];
+			in = (at - im->tag_addr) % l->size;
+			if (overlaps(in, w, l->idx_off, l->idx_width))
 				return ERROR(im->name,
-					     "tag %zu: relocation %u would overwrite the index field",
-					     t, type);
-			for (f = 0; f < NR_PTRS && l->ptr_off[f] != in; f++)
+					     "tag %zu: relocation type %u would change the index field",
+					     (size_t)(tag - im->tags), type);
+			for (f = 0; f < NR_PTRS && !overlaps(in, w, l->ptr_off[f], w); f++)
 				;
 			if (f == NR_PTRS)
 				continue;	/* counters and the like */
-			if (type != R_X86_64_64)
+			if (in != l->ptr_off[f])
 				return ERROR(im->name,
-					     "tag %zu: %s has relocation type %u, want R_X86_64_64",
-					     t, ptr_names[f], type);
-			if (rel[t * NR_PTRS + f].symtab)
+					     "tag %zu: a relocation at offset %llu straddles the %s field",
+					     (size_t)(tag - im->tags), (unsigned long long)in,
+					     ptr_names[f]);
+			if (!type || type != relative_type(im->machine))
+				return ERROR(im->name,
+					     "tag %zu: %s has relocation type %u, not a RELATIVE one",
+					     (size_t)(tag - im->tags), ptr_names[f], type);
+			if (tag->relocated[f])
 				return ERROR(im->name, "tag %zu: %s is relocated twice",
-					     t, ptr_names[f]);
-			rel[t * NR_PTRS + f] = (struct reloc){
-				sh.sh_link, GELF_R_SYM(r.r_info), r.r_addend };
+					     (size_t)(tag - im->tags), ptr_names[f]);
+			tag->relocated[f] = true;
+			if (rela)
+				tag->ptr[f] = rela_addend(r) & (w == 8 ? UINT64_MAX : UINT32_MAX);
 		}
 	}
 	return 0;
 }
 
-static const char *resolve_reloc(struct image *im, const struct reloc *r,
-				 u64 raw, size_t tag, int field)
+/* A pointer's string: inside an allocated section, NUL-terminated. */
+static const char *resolve(struct image *im, size_t t, int f)
 {
-	Elf_Scn *scn;
-	Elf_Data *d;
-	GElf_Sym sym;
-	u64 off;
+	u64 addr = im->tags[t].ptr[f];
 
-	if (!r->symtab) {
-		if (raw)
-			ERROR(im->name, "tag %zu: %s is 0x%llx with no relocation",
-			      tag, ptr_names[field], (unsigned long long)raw);
+	if (!addr)
 		return NULL;
+	for (size_t i = 1; i < im->nsec; i++) {
+		const struct section *s = &im->sec[i];
+		const unsigned char *p, *nul;
+
+		if (!(s->flags & SHF_ALLOC) || s->type == SHT_NOBITS ||
+		    addr < s->addr || addr - s->addr >= s->size)
+			continue;
+		p = im->buf + s->offset + (addr - s->addr);
+		nul = memchr(p, 0, s->size - (addr - s->addr));
+		if (!nul) {
+			ERROR(im->name, "tag %zu: %s string in %s is not NUL-terminated",
+			      t, ptr_names[f], s->name);
+			return NULL;
+		}
+		/* writing the indices must not change any string */
+		if (im->tag_bytes && overlaps(p - im->buf, nul - p + 1, im->tag_off,
+					      im->tag_bytes)) {
+			ERROR(im->name, "tag %zu: %s string overlaps the tags", t,
+			      ptr_names[f]);
+			return NULL;
+		}
+		return (const char *)p;
 	}
-	scn = elf_getscn(im->elf, r->symtab);
-	d = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!d || r->sym > INT_MAX || !gelf_getsym(d, (int)r->sym, &sym)) {
-		ERROR(im->name, "tag %zu: %s: bad symbol %zu", tag, ptr_names[field], r->sym);
-		return NULL;
-	}
-	if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-	    sym.st_shndx >= im->nsec) {
-		ERROR(im->name, "tag %zu: %s refers to a symbol in no section",
-		      tag, ptr_names[field]);
-		return NULL;
-	}
-	off = sym.st_value + (u64)r->addend;
-	return string_at(im, sym.st_shndx, off, tag, field);
+	ERROR(im->name, "tag %zu: %s pointer 0x%llx is outside any section",
+	      t, ptr_names[f], (unsigned long long)addr);
+	return NULL;
 }
 
 static int read_tags(struct image *im, const struct layout *l)
 {
-	struct reloc *rel = NULL;
-	int ret = -1;
-
-	if (load_section(im, im->tag_sec))
-		return -1;
 	im->tags = calloc(im->ntags ? im->ntags : 1, sizeof(*im->tags));
-	if (im->module)
-		rel = calloc(im->ntags ? im->ntags * NR_PTRS : 1, sizeof(*rel));
-	if (!im->tags || (im->module && !rel)) {
-		ERROR(im->name, "out of memory");
-		goto out;
-	}
-	if (im->module && collect_relocs(im, l, rel))
-		goto out;
+	if (!im->tags)
+		return ERROR(im->name, "out of memory");
 	for (size_t t = 0; t < im->ntags; t++) {
-		/* data is NULL for an empty section: only index it with tags */
-		const unsigned char *p = im->sec[im->tag_sec].data +
-					 im->tag_start + t * l->size;
+		const unsigned char *p = im->buf + im->tag_off + t * l->size;
 		struct tag *tag = &im->tags[t];
 
-		tag->stored = get_le(p + l->idx_off, l->idx_width);
-		tag->lineno = (u32)get_le(p + l->lineno_off, 4);
-		for (int f = 0; f < NR_PTRS; f++) {
-			u64 raw = get_le(p + l->ptr_off[f], 8);
-
-			tag->str[f] = im->module ?
-				resolve_reloc(im, &rel[t * NR_PTRS + f], raw, t, f) :
-				resolve_addr(im, raw, t, f);
-			if (!tag->str[f] && (raw || (im->module && rel[t * NR_PTRS + f].symtab)))
-				goto out;
-		}
+		tag->stored = get_uint(im, p + l->idx_off, l->idx_width);
+		tag->lineno = get_uint(im, p + l->lineno_off, 4);
+		for (int f = 0; f < NR_PTRS; f++)
+			tag->ptr[f] = get_uint(im, p + l->ptr_off[f], im->word);
 	}
-	ret = 0;
-out:
-	free(rel);
-	return ret;
+	if (apply_dynamic_relocs(im, l))
+		return -1;
+	for (size_t t = 0; t < im->ntags; t++)
+		for (int f = 0; f < NR_PTRS; f++) {
+			im->tags[t].str[f] = resolve(im, t, f);
+			if (!im->tags[t].str[f] && im->tags[t].ptr[f])
+				return -1;
+		}
+	return 0;
+}
+
+static int check_layout(const char *what, const struct options *o, unsigned int word)
+{
+	const struct layout *l = &o->l;
+	unsigned long off[5] = { l->idx_off, l->lineno_off, l->ptr_off[0],
+				 l->ptr_off[1], l->ptr_off[2] };
+	unsigned long len[5] = { l->idx_width, 4, word, word, word };
+	static const char *const name[5] = { "index", "lineno", "modname",
+					     "function", "filename" };
+
+	if (l->size < 1 || l->size > 1 << 20)
+		return ERROR(what, "--tag-size %lu out of range 1..%d", l->size, 1 << 20);
+	if (l->idx_width != 1 && l->idx_width != 2 && l->idx_width != 4)
+		return ERROR(what, "--index-width must be 1, 2 or 4");
+	if (l->idx_bits < 1 || l->idx_bits > 8 * l->idx_width)
+		return ERROR(what, "--index-bits %lu out of range 1..%lu",
+			     l->idx_bits, 8 * l->idx_width);
+	for (int i = 0; i < 5; i++) {
+		if (off[i] > l->size || len[i] > l->size - off[i])
+			return ERROR(what, "the %s field at offset %lu does not fit a %lu-byte tag",
+				     name[i], off[i], l->size);
+		for (int j = 0; j < i; j++)
+			if (overlaps(off[i], len[i], off[j], len[j]))
+				return ERROR(what,
+					     "the %s field at offset %lu overlaps the %s field at %lu",
+					     name[j], off[j], name[i], off[i]);
+	}
+	if (o->module_reserve > (UINT64_C(1) << l->idx_bits) - FIRST_INDEX)
+		return ERROR(what, "--module-reserve %lu exceeds the %llu indices of %lu bits",
+			     o->module_reserve,
+			     (unsigned long long)(UINT64_C(1) << l->idx_bits) - FIRST_INDEX,
+			     l->idx_bits);
+	return 0;
 }
 
 static int check_capacity(struct image *im, const struct options *o)
 {
 	u64 cap = UINT64_C(1) << o->l.idx_bits;
+	u64 need = FIRST_INDEX + (u64)im->ntags + o->module_reserve;
 
-	if (!im->module) {
-		u64 need = FIRST_INDEX + (u64)im->ntags + o->module_reserve;
-
-		im->first = FIRST_INDEX;
-		im->limit = cap - FIRST_INDEX - o->module_reserve;
-		if (need > cap)
-			return ERROR(im->name,
-				     "too many tags: %d reserved + %zu tags + %lu module reserve = %llu, capacity of %lu bits is %llu",
-				     FIRST_INDEX, im->ntags, o->module_reserve,
-				     (unsigned long long)need, o->l.idx_bits,
-				     (unsigned long long)cap);
-		return 0;
-	}
-	im->first = 0;
-	im->limit = o->module_reserve ? o->module_reserve : cap - FIRST_INDEX;
-	if (im->ntags > im->limit)
+	if (need > cap)
 		return ERROR(im->name,
-			     "too many tags for a module: %zu tags, limit %llu (%s)",
-			     im->ntags, (unsigned long long)im->limit,
-			     o->module_reserve ? "module reserve" : "capacity minus 2 reserved");
+			     "too many tags: %d reserved + %zu tags + %lu module reserve = %llu, capacity of %lu bits is %llu",
+			     FIRST_INDEX, im->ntags, o->module_reserve,
+			     (unsigned long long)need, o->l.idx_bits,
+			     (unsigned long long)cap);
+	im->limit = cap - FIRST_INDEX - o->module_reserve;
 	return 0;
 }
 
 /*
- * Validate buf completely and fill im.  Changes nothing in buf.
- * Returns 0, 1 if the file has no tags at all, or -1 after a message.
+ * Check the mapped file completely and fill im; changes nothing.
+ * Returns 0 or -1 after a message.
  */
 static int image_scan(struct image *im, const struct options *o)
 {
-	const unsigned char *id = im->buf;
-	GElf_Ehdr eh;
-	int ret;
+	Elf_Ehdr *eh = (Elf_Ehdr *)im->buf;
 
-	if (im->len < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
-		return ERROR(im->name, "not an ELF file");
-	if (im->len < sizeof(Elf64_Ehdr))
-		return ERROR(im->name, "truncated: %zu bytes, shorter than an ELF header",
-			     im->len);
-	if (id[EI_CLASS] != ELFCLASS64)
-		return ERROR(im->name, "ELF class %u is not ELFCLASS64", id[EI_CLASS]);
-	if (id[EI_DATA] != ELFDATA2LSB)
-		return ERROR(im->name, "ELF data encoding %u is not little-endian",
-			     id[EI_DATA]);
-	im->elf = elf_memory((char *)im->buf, im->len);
-	if (!im->elf || elf_kind(im->elf) != ELF_K_ELF || !gelf_getehdr(im->elf, &eh))
-		return ERROR(im->name, "cannot read ELF header: %s", elf_errmsg(-1));
-	if (eh.e_machine != EM_X86_64)
-		return ERROR(im->name, "machine %u is not x86-64 (%u)", eh.e_machine,
-			     EM_X86_64);
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_REL)
-		return ERROR(im->name,
-			     "ELF type %u is neither ET_EXEC (vmlinux) nor ET_REL (module)",
-			     eh.e_type);
-	im->module = eh.e_type == ET_REL;
-	if (!eh.e_shoff)
-		return ERROR(im->name, "no section headers");
-	if (eh.e_shentsize != sizeof(Elf64_Shdr))
-		return ERROR(im->name, "section header size %u, want %zu",
-			     eh.e_shentsize, sizeof(Elf64_Shdr));
-	/* e_shnum 0: the count is in the first header, which must be there */
-	if (eh.e_shoff > im->len ||
-	    (eh.e_shnum ? eh.e_shnum : 1) > (im->len - eh.e_shoff) / sizeof(Elf64_Shdr))
-		return ERROR(im->name, "truncated: %u section headers at byte %llu, file has %zu",
-			     eh.e_shnum, (unsigned long long)eh.e_shoff, im->len);
-	if (read_sections(im, eh.e_shoff))
+	if (check_header(im->name, im->buf, im->len, im->len))
 		return -1;
-	ret = locate_tags(im, &o->l);
-	if (ret)
-		return ret;
-	if (check_tag_bytes(im, &eh) || read_tags(im, &o->l) || check_capacity(im, o))
+	im->big = eh->e32.e_ident[EI_DATA] == ELFDATA2MSB;
+	im->word = elf_map_long_size(im->buf);
+	im->machine = elf_map_machine(im->buf);
+	if (check_layout(im->name, o, im->word) || read_sections(im) ||
+	    locate_tags(im, &o->l) || read_tags(im, &o->l) || check_capacity(im, o))
 		return -1;
 	return 0;
 }
 
-/* Write the indices into buf (or only count); returns how many change. */
-static size_t image_assign(struct image *im, const struct options *o, bool write)
+/* The tag bytes with the new indices in im->out; how many indices change. */
+static long image_assign(struct image *im, const struct options *o)
 {
-	const struct section *s = &im->sec[im->tag_sec];
-	unsigned char *p = im->buf + s->offset + im->tag_start + o->l.idx_off;
-	size_t changed = 0;
+	long changed = 0;
 
-	for (size_t t = 0; t < im->ntags; t++, p += o->l.size) {
-		u64 idx = im->first + t;
+	im->out = malloc(im->tag_bytes ? im->tag_bytes : 1);
+	if (!im->out)
+		return ERROR(im->name, "out of memory");
+	memcpy(im->out, im->buf + im->tag_off, im->tag_bytes);
+	for (size_t t = 0; t < im->ntags; t++) {
+		u64 idx = FIRST_INDEX + t;
 
 		if (im->tags[t].stored == idx)
 			continue;
-		if (write)
-			put_le(p, o->l.idx_width, idx);
+		put_uint(im, im->out + t * o->l.size + o->l.idx_off, o->l.idx_width, idx);
 		changed++;
 	}
 	return changed;
@@ -665,13 +616,15 @@ static size_t image_assign(struct image *im, const struct options *o, bool write
 
 static void image_free(struct image *im)
 {
-	if (im->elf)
-		elf_end(im->elf);
+	if (im->buf)
+		elf_unmap(im->buf, im->len);
 	free(im->sec);
 	free(im->tags);
-	im->elf = NULL;
+	free(im->out);
+	im->buf = NULL;
 	im->sec = NULL;
 	im->tags = NULL;
+	im->out = NULL;
 }
 
 static void put_field(FILE *f, const char *s)
@@ -701,18 +654,16 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The map: one line per tag, by index.  stored: print what the file holds. */
-static void map_print(FILE *f, const struct image *im, bool stored)
+/* The map: one line per tag, by index. */
+static void map_print(FILE *f, const struct image *im)
 {
-	fprintf(f, "# link-tags map of %s (%s; - = NULL): %s\tfile:line\tfunction\tmodule\n",
-		base_name(im->name),
-		im->module ? "module-local indices, rebased at load" :
-			     "0 = no tag, 1 = empty",
-		im->module ? "local-index" : "index");
+	fprintf(f,
+		"# link-tags map of %s (0 = no tag, 1 = empty; - = NULL): index\tfile:line\tfunction\tmodule\n",
+		base_name(im->name));
 	for (size_t t = 0; t < im->ntags; t++) {
 		const struct tag *tag = &im->tags[t];
 
-		fprintf(f, "%llu\t", (unsigned long long)(stored ? tag->stored : im->first + t));
+		fprintf(f, "%llu\t", (unsigned long long)(FIRST_INDEX + t));
 		put_field(f, tag->str[F_FILENAME]);
 		fprintf(f, ":%lu\t", (unsigned long)tag->lineno);
 		put_field(f, tag->str[F_FUNCTION]);
@@ -724,6 +675,11 @@ static void map_print(FILE *f, const struct image *im, bool stored)
 
 #ifndef LINK_TAGS_NO_MAIN
 
+struct piece {
+	const void *data;
+	size_t len;
+};
+
 /* What open(O_CREAT, 0666) would give: mkstemp() makes 0600 files. */
 static mode_t new_file_mode(void)
 {
@@ -733,19 +689,17 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
-/* A temporary file beside path holding data, synced; its name in *tmp. */
-static int write_temp(const char *path, const void *data, size_t len,
+/* A temporary file beside path holding the pieces; its name in *tmp. */
+static int write_temp(const char *path, const struct piece *pc, int npc,
 		      const struct stat *like, char **tmp)
 {
 	const char *base = base_name(path);
-	size_t dirlen = base - path;
-	const char *p = data;
-	int fd;
+	int fd, i;
 
-	*tmp = malloc(dirlen + strlen(base) + 32);
+	*tmp = malloc(strlen(path) + 32);
 	if (!*tmp)
 		return ERROR(path, "out of memory");
-	sprintf(*tmp, "%.*s.%s.link-tags.XXXXXX", (int)dirlen, path, base);
+	sprintf(*tmp, "%.*s.%s.link-tags.XXXXXX", (int)(base - path), path, base);
 	fd = mkstemp(*tmp);
 	if (fd < 0) {
 		ERROR(path, "cannot create a temporary file: %s", strerror(errno));
@@ -753,19 +707,24 @@ static int write_temp(const char *path, const void *data, size_t len,
 		*tmp = NULL;
 		return -1;
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
+	for (i = 0; i < npc; i++) {
+		const char *p = pc[i].data;
+		size_t len = pc[i].len;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		p += n;
-		len -= n;
+		while (len) {
+			ssize_t n = write(fd, p, len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				goto fail;
+			p += n;
+			len -= n;
+		}
 	}
 	if (like && geteuid() == 0 && fchown(fd, like->st_uid, like->st_gid))
 		goto fail;
-	if (fchmod(fd, like ? like->st_mode & 07777 : new_file_mode()) || fsync(fd))
+	if (fchmod(fd, like ? like->st_mode & 07777 : new_file_mode()))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
@@ -782,24 +741,12 @@ fail:
 	return -1;
 }
 
-/* Test hook: wait (at most 10 s) for a file to appear before committing. */
-static void test_barrier(void)
+/* May this file be replaced?  Refuse what a rename would get wrong. */
+static int check_target(const char *path, struct stat *st, bool writing)
 {
-	const char *go = getenv("LINK_TAGS_TEST_BARRIER");
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-	for (int i = 0; go && i < 1000 && access(go, F_OK); i++)
-		nanosleep(&ts, NULL);
-}
-
-static int read_file(const char *path, bool writing, struct image *im, struct stat *st)
-{
-	size_t got = 0;
-	int fd;
-
-	if (lstat(path, st))
+	if (writing ? lstat(path, st) : stat(path, st))
 		return ERROR(path, "%s", strerror(errno));
-	if (S_ISLNK(st->st_mode) && writing)
+	if (S_ISLNK(st->st_mode))
 		return ERROR(path, "is a symbolic link; pass the file it points to");
 	if (!S_ISREG(st->st_mode))
 		return ERROR(path, "not a regular file");
@@ -807,64 +754,7 @@ static int read_file(const char *path, bool writing, struct image *im, struct st
 	if (writing && (!(st->st_mode & 0200) || access(path, W_OK)))
 		return ERROR(path, "not writable (mode %04o); refusing to change it",
 			     (unsigned int)(st->st_mode & 07777));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return ERROR(path, "cannot open: %s", strerror(errno));
-	if (fstat(fd, st)) {
-		close(fd);
-		return ERROR(path, "cannot stat: %s", strerror(errno));
-	}
-	im->len = st->st_size;
-	im->buf = malloc(im->len ? im->len : 1);
-	if (!im->buf) {
-		close(fd);
-		return ERROR(path, "out of memory for %zu bytes", im->len);
-	}
-	while (got < im->len) {
-		ssize_t n = read(fd, im->buf + got, im->len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return ERROR(path, "short read: %s", n ? strerror(errno) : "file shrank");
-		}
-		got += n;
-	}
-	close(fd);
 	return 0;
-}
-
-/* Is path still the file we read? */
-static int unchanged_since(const char *path, const struct stat *was)
-{
-	struct stat now;
-
-	if (stat(path, &now))
-		return ERROR(path, "vanished while link-tags ran (%s); not replacing it",
-			     strerror(errno));
-	if (now.st_dev != was->st_dev || now.st_ino != was->st_ino ||
-	    now.st_size != was->st_size ||
-	    now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
-	    now.st_mtim.tv_nsec != was->st_mtim.tv_nsec)
-		return ERROR(path, "changed while link-tags ran; not replacing it");
-	return 0;
-}
-
-static void sync_dir(const char *path)
-{
-	const char *base = base_name(path);
-	char *dir = strndup(path, base - path);
-	int fd;
-
-	if (!dir)
-		return;
-	fd = open(*dir ? dir : ".", O_RDONLY);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
 }
 
 /* Bits to tell apart this many values. */
@@ -877,55 +767,43 @@ static unsigned int bits_for(u64 values)
 	return b;
 }
 
-static void summary(const struct image *im, const struct options *o, size_t changed,
+static void summary(const struct image *im, const struct options *o, long changed,
 		    bool check)
 {
 	char range[64] = "none";
 
 	if (im->ntags)
-		snprintf(range, sizeof(range), "%llu..%llu",
-			 (unsigned long long)im->first,
-			 (unsigned long long)(im->first + im->ntags - 1));
-	printf("%s: %s: %zu tags, ", TOOL, im->name, im->ntags);
-	if (im->module) {
-		printf("local indices %s (loader rebases; count = %llu bytes / %lu), ",
-		       range, (unsigned long long)im->ntags * o->l.size, o->l.size);
-		printf("%u bits needed, %lu bits available, module limit %llu, ",
-		       bits_for(im->ntags), o->l.idx_bits, (unsigned long long)im->limit);
-	} else {
-		printf("indices %s, %u bits needed, %lu bits available, module reserve %lu, ",
-		       range, bits_for(FIRST_INDEX + (u64)im->ntags), o->l.idx_bits,
-		       o->module_reserve);
-	}
-	printf("headroom %llu", (unsigned long long)(im->limit - im->ntags));
-	printf(check ? ", %zu to update (--check)\n" : ", %zu updated\n", changed);
+		snprintf(range, sizeof(range), "%d..%llu", FIRST_INDEX,
+			 (unsigned long long)(FIRST_INDEX + im->ntags - 1));
+	printf("%s: %s: %zu tags, indices %s, %u bits needed, %lu bits available, ",
+	       TOOL, im->name, im->ntags, range, bits_for(FIRST_INDEX + (u64)im->ntags),
+	       o->l.idx_bits);
+	printf("module reserve %lu, headroom %llu, %ld %s\n", o->module_reserve,
+	       (unsigned long long)(im->limit - im->ntags), changed,
+	       check ? "to update (--check)" : "updated");
 }
 
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: link-tags [options] FILE\n"
-		"Give each allocation tag in FILE (vmlinux or a .ko) a compact index.\n"
+		"usage: link-tags [options] VMLINUX\n"
+		"Give each allocation tag in VMLINUX a compact index.\n"
 		"\n"
 		"  --tag-size N        bytes per tag (default 40)\n"
 		"  --index-offset N    byte offset of the index field in a tag (default 2)\n"
 		"  --index-width N     bytes of the index field: 1, 2 or 4 (default 2)\n"
 		"  --index-bits N      index bits the kernel can use, at most 8 * width (default 16)\n"
 		"  --fields L,M,F,P    offsets of lineno (u32) and of the modname, function and\n"
-		"                      filename pointers (u64) (default 4,8,16,24)\n"
-		"  --module-reserve N  vmlinux: indices kept free for modules; module: most\n"
-		"                      tags one module may have, 0 = 2^bits - 2 (default 0)\n"
-		"  --map FILE          write the tag map to FILE (default: FILE.tagmap)\n"
-		"  --no-map            write no tag map\n"
-		"  --missing-ok        a file with no tags at all is not an error\n"
-		"  --check             validate and report, write nothing\n"
-		"  --dump              print the map with the indices FILE holds, write nothing\n"
+		"                      filename pointers (default 4,8,16,24)\n"
+		"  --module-reserve N  indices kept free for modules (default 0)\n"
+		"  --map FILE          write the tag map to FILE (default: VMLINUX.tagmap)\n"
+		"  --check             check and report, write nothing\n"
 		"  -q, --quiet         no summary line\n"
 		"  -h, --help          this text\n"
 		"\n"
-		"vmlinux gets indices 2.. in section order (0 = no tag, 1 = empty); a module\n"
-		"gets local indices 0..n-1.  Map lines: index, file:line, function, module\n"
-		"(\"-\" for NULL, i.e. built-in), tab-separated.  Exit status 0 ok, 1 error.\n");
+		"Indices are 2.. in section order (0 = no tag, 1 = empty).  Map lines:\n"
+		"index, file:line, function, module (\"-\" for NULL), tab-separated.\n"
+		"Exit status 0 ok, 1 error.\n");
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *v)
@@ -958,44 +836,9 @@ static int parse_fields(const char *s, struct layout *l)
 	return 0;
 }
 
-static int check_layout(const struct options *o)
-{
-	const struct layout *l = &o->l;
-	unsigned long off[5] = { l->idx_off, l->lineno_off, l->ptr_off[0],
-				 l->ptr_off[1], l->ptr_off[2] };
-	unsigned long len[5] = { l->idx_width, 4, 8, 8, 8 };
-	static const char *const name[5] = { "index", "lineno", "modname",
-					     "function", "filename" };
-	const char *what = "command line";
-
-	if (l->size < 1 || l->size > 1 << 20)
-		return ERROR(what, "--tag-size %lu out of range 1..%d", l->size, 1 << 20);
-	if (l->idx_width != 1 && l->idx_width != 2 && l->idx_width != 4)
-		return ERROR(what, "--index-width must be 1, 2 or 4");
-	if (l->idx_bits < 1 || l->idx_bits > 8 * l->idx_width)
-		return ERROR(what, "--index-bits %lu out of range 1..%lu",
-			     l->idx_bits, 8 * l->idx_width);
-	for (int i = 0; i < 5; i++) {
-		if (off[i] > l->size || len[i] > l->size - off[i])
-			return ERROR(what, "the %s field at offset %lu does not fit a %lu-byte tag",
-				     name[i], off[i], l->size);
-		for (int j = 0; j < i; j++)
-			if (overlaps(off[i], len[i], off[j], len[j]))
-				return ERROR(what,
-					     "the %s field at offset %lu overlaps the %s field at %lu",
-					     name[j], off[j], name[i], off[i]);
-	}
-	if (o->module_reserve > (UINT64_C(1) << l->idx_bits) - FIRST_INDEX)
-		return ERROR(what, "--module-reserve %lu exceeds the %llu indices of %lu bits",
-			     o->module_reserve,
-			     (unsigned long long)(UINT64_C(1) << l->idx_bits) - FIRST_INDEX,
-			     l->idx_bits);
-	return 0;
-}
-
 enum {
-	O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS, O_FIELDS,
-	O_MODULE_RESERVE, O_MAP, O_NO_MAP, O_MISSING_OK, O_CHECK, O_DUMP
+	O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS,
+	O_MODULE_RESERVE, O_FIELDS, O_MAP, O_CHECK
 };
 
 static const struct option long_opts[] = {
@@ -1003,13 +846,10 @@ static const struct option long_opts[] = {
 	{ "index-offset",	required_argument,	NULL, O_INDEX_OFFSET },
 	{ "index-width",	required_argument,	NULL, O_INDEX_WIDTH },
 	{ "index-bits",		required_argument,	NULL, O_INDEX_BITS },
-	{ "fields",		required_argument,	NULL, O_FIELDS },
 	{ "module-reserve",	required_argument,	NULL, O_MODULE_RESERVE },
+	{ "fields",		required_argument,	NULL, O_FIELDS },
 	{ "map",		required_argument,	NULL, O_MAP },
-	{ "no-map",		no_argument,		NULL, O_NO_MAP },
-	{ "missing-ok",		no_argument,		NULL, O_MISSING_OK },
 	{ "check",		no_argument,		NULL, O_CHECK },
-	{ "dump",		no_argument,		NULL, O_DUMP },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -1021,33 +861,30 @@ int main(int argc, char **argv)
 		.l = { .size = 40, .idx_off = 2, .idx_width = 2, .idx_bits = 16,
 		       .lineno_off = 4, .ptr_off = { 8, 16, 24 } },
 	};
-	bool no_map = false, check = false, dump = false, quiet = false;
+	unsigned long *num[] = { &o.l.size, &o.l.idx_off, &o.l.idx_width,
+				 &o.l.idx_bits, &o.module_reserve };
 	char *map_path = NULL, *map_owned = NULL, *tmp = NULL, *map_tmp = NULL;
 	char *map_text = NULL;
-	size_t map_len = 0, changed = 0;
+	size_t map_len = 0;
 	struct image im = { 0 };
+	bool quiet = false, check = false;
 	const char *path;
 	struct stat st;
-	int c, ret = 1, found;
+	long changed;
+	FILE *f;
+	int c, ret = 1;
 
 	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
-		unsigned long *num = NULL;
-
 		switch (c) {
 		case O_TAG_SIZE:
-			num = &o.l.size;
-			break;
 		case O_INDEX_OFFSET:
-			num = &o.l.idx_off;
-			break;
 		case O_INDEX_WIDTH:
-			num = &o.l.idx_width;
-			break;
 		case O_INDEX_BITS:
-			num = &o.l.idx_bits;
-			break;
 		case O_MODULE_RESERVE:
-			num = &o.module_reserve;
+			/* these entries of long_opts and num[] follow the enum */
+			if (parse_ulong(long_opts[c - O_TAG_SIZE].name, optarg,
+					num[c - O_TAG_SIZE]))
+				return 1;
 			break;
 		case O_FIELDS:
 			if (parse_fields(optarg, &o.l))
@@ -1056,17 +893,8 @@ int main(int argc, char **argv)
 		case O_MAP:
 			map_path = optarg;
 			break;
-		case O_NO_MAP:
-			no_map = true;
-			break;
-		case O_MISSING_OK:
-			o.missing_ok = true;
-			break;
 		case O_CHECK:
 			check = true;
-			break;
-		case O_DUMP:
-			dump = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -1078,70 +906,44 @@ int main(int argc, char **argv)
 			print_usage(stderr);
 			return 1;
 		}
-		/* the first entries of long_opts follow the enum */
-		if (num && parse_ulong(long_opts[c - O_TAG_SIZE].name, optarg, num))
-			return 1;
 	}
 	if (optind != argc - 1) {
 		print_usage(stderr);
 		return 1;
 	}
 	path = argv[optind];
-	if (check_layout(&o))
+	/* pointers are 4 or 8 bytes: check what can be checked now */
+	if (check_layout("command line", &o, 4))
 		return 1;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		ERROR(path, "libelf is out of date");
-		return 1;
-	}
 
 	im.name = path;
-	if (read_file(path, !check && !dump, &im, &st))
+	if (check_target(path, &st, !check) || image_open(&im, path) ||
+	    image_scan(&im, &o))
 		goto out;
-	found = image_scan(&im, &o);
-	if (found < 0)
-		goto out;
-	if (found) {
-		if (!o.missing_ok) {
-			ERROR(path, "no %s section and no %s/%s symbols",
-			      TAG_SECTION, START_SYM, STOP_SYM);
-			goto out;
-		}
-		if (!quiet)
-			printf("%s: %s: no alloc tags, nothing to do\n", TOOL, path);
-		ret = 0;
-		goto out;
-	}
-	if (dump) {
-		map_print(stdout, &im, true);
-		ret = fflush(stdout) ? 1 : 0;
-		goto out;
-	}
 	for (size_t t = 0, other = 0; t < im.ntags; t++) {
-		if (im.tags[t].stored && im.tags[t].stored != im.first + t &&
+		if (im.tags[t].stored && im.tags[t].stored != FIRST_INDEX + t &&
 		    !other++)
 			WARN(path, "tag %zu already had index %llu; a different layout or an old run?",
 			     t, (unsigned long long)im.tags[t].stored);
 	}
-	if (!no_map && !check) {
-		FILE *f = open_memstream(&map_text, &map_len);
-
-		if (!f) {
-			ERROR(path, "out of memory");
-			goto out;
-		}
-		map_print(f, &im, false);
-		if (fclose(f)) {
-			ERROR(path, "cannot format the tag map");
-			goto out;
-		}
-	}
-	/* the map text is formatted: the strings in im may now go stale */
-	changed = image_assign(&im, &o, !check);
+	changed = image_assign(&im, &o);
+	if (changed < 0)
+		goto out;
 	if (check) {
 		ret = 0;
 		goto report;
 	}
-	if (!map_path && !no_map) {
+	f = open_memstream(&map_text, &map_len);
+	if (!f) {
+		ERROR(path, "out of memory");
+		goto out;
+	}
+	map_print(f, &im);
+	if (fclose(f)) {
+		ERROR(path, "cannot format the tag map");
+		goto out;
+	}
+	if (!map_path) {
 		map_owned = malloc(strlen(path) + sizeof(".tagmap"));
 		if (!map_owned) {
 			ERROR(path, "out of memory");
@@ -1150,39 +952,45 @@ int main(int argc, char **argv)
 		sprintf(map_owned, "%s.tagmap", path);
 		map_path = map_owned;
 	}
-	if (changed && write_temp(path, im.buf, im.len, &st, &tmp))
-		goto out;
-	if (!no_map && write_temp(map_path, map_text, map_len, NULL, &map_tmp))
-		goto out;
-	test_barrier();
-	if (tmp && unchanged_since(path, &st))
-		goto out;
-	if (tmp && rename(tmp, path)) {
-		ERROR(path, "cannot replace: %s", strerror(errno));
-		goto out;
+	if (changed) {
+		u64 rest = im.tag_off + im.tag_bytes;
+		const struct piece pc[] = {
+			{ im.buf, im.tag_off },
+			{ im.out, im.tag_bytes },
+			{ im.buf + rest, im.len - rest },
+		};
+
+		if (write_temp(path, pc, 3, &st, &tmp))
+			goto out;
 	}
-	free(tmp);
-	tmp = NULL;
-	if (map_tmp && rename(map_tmp, map_path)) {
+	if (write_temp(map_path, &(struct piece){ map_text, map_len }, 1, NULL, &map_tmp))
+		goto out;
+	/* the map first: an error must leave the file as it was */
+	if (rename(map_tmp, map_path)) {
 		ERROR(map_path, "cannot replace: %s", strerror(errno));
 		goto out;
 	}
-	sync_dir(path);
+	free(map_tmp);
+	map_tmp = NULL;
+	if (tmp && rename(tmp, path)) {
+		ERROR(path, "cannot replace: %s", strerror(errno));
+		unlink(map_path);
+		goto out;
+	}
 	ret = 0;
 report:
 	if (!quiet)
 		summary(&im, &o, changed, check);
 out:
-	if (tmp)
+	if (ret && tmp)
 		unlink(tmp);
-	if (map_tmp && ret)
+	if (map_tmp)
 		unlink(map_tmp);
 	free(tmp);
 	free(map_tmp);
 	free(map_text);
 	free(map_owned);
 	image_free(&im);
-	free(im.buf);
 	return ret;
 }
 

@@ -5,7 +5,7 @@ set -eu
 
 "$LINK_TAGS" --help >"$T/help"
 for opt in --tag-size --index-offset --index-width --index-bits --fields \
-	   --module-reserve --map --no-map --missing-ok --check --dump --quiet; do
+	   --module-reserve --map --check --quiet; do
 	grep -q -- "$opt" "$T/help" || fail "--help does not mention $opt"
 done
 
@@ -31,5 +31,12 @@ usage_fail "the index field at offset 2 overlaps the lineno field at 0" --fields
 usage_fail "the index field at offset 10 overlaps the modname field at 8" --index-offset 10 "$T/vmlinux"
 usage_fail "--fields wants four offsets L,M,F,P" --fields 4,8,16 "$T/vmlinux"
 usage_fail "--module-reserve 65535 exceeds the 65534 indices of 16 bits" --module-reserve 65535 "$T/vmlinux"
+usage_fail "usage: link-tags" --dump "$T/vmlinux"
 cmp "$T/vmlinux" "$T/saved" || fail "a usage error changed the file"
 [ ! -e "$T/vmlinux.tagmap" ] || fail "a usage error wrote a map"
+
+# pointers are as wide as the ELF class: fine for ELF32, not for this file
+expect_fail "$T/vmlinux" "the filename field at offset 24 does not fit a 28-byte tag" \
+	--tag-size 28 --fields 4,8,16,24
+expect_fail "$T/vmlinux" "the modname field at offset 8 overlaps the function field at 12" \
+	--fields 4,8,12,24

@@ -12,16 +12,15 @@ want="link-tags: vmlinux: 7 tags, indices 2..8, 4 bits needed, 16 bits available
 
 diff -u "$GOLD/vmlinux.tagmap" "$T/vmlinux.tagmap" || fail "map differs from golden"
 
-data=$(sec_field "$T/vmlinux" .data addr)
-start=$(($(sym_value "$T/vmlinux" __start_alloc_tags) - data))
-[ "$start" -gt 0 ] || fail "fixture: tags should not start .data"
-got=$(indices "$T/vmlinux" .data "$start" 7)
+at=$(tags_at "$T/vmlinux")
+[ "$at" -gt $(($(sec_field "$T/vmlinux" .data offset))) ] ||
+	fail "fixture: tags should not start .data"
+got=$(indices "$T/vmlinux" "$at" 7)
 [ "$got" = "2 3 4 5 6 7 8" ] || fail "indices read back: $got"
-[ "$(indices "$T/vmlinux.orig" .data "$start" 7)" = "0 0 0 0 0 0 0" ] ||
+[ "$(indices "$T/vmlinux.orig" "$at" 7)" = "0 0 0 0 0 0 0" ] ||
 	fail "fixture has nonzero index fields"
 
-base=$(($(sec_field "$T/vmlinux" .data offset) + start))
-only_index_bytes "$T/vmlinux.orig" "$T/vmlinux" "$base" 7
+only_index_bytes "$T/vmlinux.orig" "$T/vmlinux" "$at" 7
 [ "$(cmp -l "$T/vmlinux.orig" "$T/vmlinux" | wc -l)" -eq 7 ] ||
 	fail "expected exactly 7 changed bytes"
 no_leftovers "$T"

@@ -26,15 +26,35 @@ build_vmlinux() {
 	ld -static -nostdlib -T "${LDS:-$FIX/vmlinux.lds}" -o "$out" "$out.o"
 	rm -f "$out.o"
 }
-# build_object OUT [cflags]: gcc -c output, tags in section alloc_tags
-build_object() { out=$1; shift; cc_fixture -DMODULE "$@" -c -o "$out"; }
-# build_ko OUT [cflags]: partial link like a .ko, tags in .data between symbols
-build_ko() {
-	out=$1; shift
-	cc_fixture -DMODULE "$@" -c -o "$out.o"
-	ld -r -T "$FIX/module.lds" -o "$out" "$out.o"
-	rm -f "$out.o"
+# build_cross ARCH DIR [cflags]: DIR/vmlinux for another architecture, made
+# with its cross compiler (skips when that is missing):
+#   i386   ELF32, little-endian, ET_EXEC (tags 32 bytes, see LAYOUT_i386)
+#   s390x  ELF64, big-endian, ET_EXEC
+#   arm64  ELF64, little-endian, ET_DYN linked as arm64's relocatable
+#          kernel is: pointers left zero, values in RELATIVE relocations
+build_cross() {
+	arch=$1 dir=$2; shift 2
+	case $arch in
+	i386)	cross=i686-linux-gnu- base=0xc1000000 ldflags="-static" ;;
+	s390x)	cross=s390x-linux-gnu- base=0xffffffff81000000 ldflags="-static" ;;
+	arm64)	cross=aarch64-linux-gnu- base=0xffff800080000000
+		ldflags="-shared -Bsymbolic -z notext --no-apply-dynamic-relocs" ;;
+	*)	fail "build_cross: unknown arch $arch" ;;
+	esac
+	need "${cross}gcc" "${cross}ld"
+	mkdir -p "$dir"
+	sed "s/0xffffffff81000000/$base/" "$FIX/vmlinux.lds" >"$T/$arch.lds"
+	(cd "$T" && "${cross}gcc" -O2 -fno-pic -fno-asynchronous-unwind-tables \
+		-fno-toplevel-reorder "$@" -c -o "$arch.o" fixture.c)
+	# shellcheck disable=SC2086
+	"${cross}ld" $ldflags -nostdlib -T "$T/$arch.lds" -o "$dir/vmlinux" \
+		"$T/$arch.o" 2>"$T/ld.err" || { cat "$T/ld.err"; fail "$arch: link failed"; }
+	rm -f "$T/$arch.o"
 }
+# The fixture's tag on i386: u16, u16, u32, three 4-byte pointers, a
+# 4-byte counters pointer, padded to its 8-byte alignment
+LAYOUT_i386="--tag-size 32 --fields 4,8,12,16"
+
 # gen_tags N [MODNAME]: C source with N tags (for size tests)
 gen_tags() {
 	awk -v n="$1" -v mod="${2:-}" 'BEGIN {
@@ -62,21 +82,30 @@ sym_value() {
 		$8 == name { print "0x" substr($2, length($2) - 7); exit }'
 }
 
-# indices FILE SECTION START COUNT [SIZE OFFSET WIDTH]: each tag's index,
-# read with objcopy and od rather than with the tool itself
+# indices FILE START COUNT [SIZE OFFSET WIDTH]: each tag's index, tags
+# starting at file offset START, read with od rather than with the tool
+# itself; BIG_ENDIAN=1 reads big-endian fields
 indices() {
-	objcopy -O binary --only-section="$2" "$1" "$T/section.bin"
-	od -An -v -tu1 "$T/section.bin" | awk -v start="$(($3))" -v n="$4" \
-		-v size="${5:-40}" -v off="${6:-2}" -v w="${7:-2}" '
+	od -An -v -tu1 -j "$(($2))" -N "$(($3 * ${4:-40}))" "$1" |
+		awk -v n="$3" -v size="${4:-40}" -v off="${5:-2}" -v w="${6:-2}" \
+		    -v be="${BIG_ENDIAN:-0}" '
 		{ for (i = 1; i <= NF; i++) b[k++] = $i }
 		END {
 			for (t = 0; t < n; t++) {
 				v = 0
-				for (j = w - 1; j >= 0; j--)
-					v = v * 256 + b[start + t * size + off + j]
+				for (j = 0; j < w; j++)
+					v = v * 256 + b[t * size + off + (be ? j : w - 1 - j)]
 				print v
 			}
 		}' | tr '\n' ' ' | sed 's/ $//'
+}
+# tags_at FILE: file offset of the first tag (__start_alloc_tags)
+tags_at() {
+	sec=$(readelf -sW "$1" | awk '$8 == "__start_alloc_tags" { print $7; exit }')
+	readelf -SW "$1" | awk -v sec="$sec" -v start="$(sym_value "$1" __start_alloc_tags)" '
+		{ line = $0; sub(/^ *\[ */, "", line); split(line, f, /[] ]+/) }
+		f[1] == sec { print "0x" substr(f[4], length(f[4]) - 7), "0x" substr(f[5], length(f[5]) - 7), start; exit }' |
+		{ read -r addr off start; echo $((off + start - addr)); }
 }
 
 # only_index_bytes ORIG NEW BASE COUNT [SIZE OFFSET WIDTH]: the files differ
