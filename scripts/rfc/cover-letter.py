@@ -559,32 +559,47 @@ def differences():
         "a constant offset and mask instead of variables, an atomic OR at "
         "allocation and no store of its own at free instead of a cmpxchg "
         "loop for each.",
-        "Modules that do not fit: counted on one overflow line instead of "
-        "switching profiling off; unloaded modules stay listed until their "
+        "Modules that do not fit: their pages are counted on one overflow "
+        "line, everything else on their own lines, instead of switching "
+        "profiling off; unloaded modules stay listed until their "
         "allocations are freed.",
     ])
 
 
 def design():
     return bullets([
-        "Patch 1 sets up a module's allocation tags before parse_args(), so "
-        "that no code of the module, parameter callbacks included, can "
-        "reach a tag that is not ready.",
-        "Patch 2 makes page_ext align each user's data to its size (up to a "
-        "long). Every user today is a multiple of 8 bytes, so nothing "
+        "Patches 1 to 4 fix stock 7.3 and stand alone, each with a Fixes: "
+        "tag. Patch 1 marks a tag ' accurate:no' when a per-cpu area it "
+        "allocates goes uncounted (the first chunk keeps no tag "
+        "references), instead of showing live areas as nothing. Patch 2 "
+        "leaves ZONE_DEVICE folios out of tag swaps: device pages carry no "
+        "tag, and with compressed references their clear field read as a "
+        "tag that was never set (a debug warning on every page migrated "
+        "to or from device-private memory). Patch 3 sets up a module's "
+        "allocation tags before parse_args(), so that no code of the "
+        "module, parameter callbacks included, can reach a tag that is "
+        "not ready (an oops today). Patch 4 stops ___free_pages() from "
+        "looking up the tag of an order-0 or compound page, which it threw "
+        "away: only the tail pages of a non-compound high-order page need "
+        "it.",
+        "Patch 5 makes page_ext align each user's data to its size (up to "
+        "a long). Every user today is a multiple of 8 bytes, so nothing "
         "moves; with a 2-byte user, page_table_check's atomic counters "
         "could otherwise straddle a cache line (a split lock).",
-        "Patch 3 numbers the tags at link time. A host program, "
-        "scripts/link-tags, runs after the final link of vmlinux (like "
-        "sorttable) and on every module in Makefile.modfinal, out-of-tree "
-        "ones included. Kernel tags get 2, 3, ... in section order (0 and "
-        "1 keep meaning none and empty), a module's tags 0 .. n-1. The "
-        "index goes into 16 bits split off codetag's flags word, so struct "
-        "codetag stays 32 bytes. The tag layout comes from a header "
+        "Patch 6 numbers the kernel's tags at link time. A host program, "
+        "scripts/link-tags, runs after the final link of vmlinux, like "
+        "sorttable, and reads ELF as sorttable does, through "
+        "scripts/elf-parse.c: 32- and 64-bit, either byte order, any "
+        "architecture, no library (an ET_DYN arm64 vmlinux keeps its "
+        "pointers in RELATIVE relocations, which it reads). Kernel tags get "
+        "2, 3, ... in section order (0 and 1 keep meaning none and empty); "
+        "modules are left to the loader, so their link runs nothing extra. "
+        "The index goes into 16 bits split off codetag's flags word, so "
+        "struct codetag stays 32 bytes. The tag layout comes from a header "
         "generated at prepare time, and the build fails, with the counts, "
         "when the kernel's tags leave fewer than 4096 of the 65536 indices "
         "to modules.",
-        "Patch 4 uses those indices for compressed references. The loader "
+        "Patch 7 uses those indices for compressed references. The loader "
         "moves a module's indices to the module's place after the kernel's "
         "before any of its code runs; decoding stays array indexing. "
         "sysctl.vm.mem_profiling=1,compressed keeps the 16-bit index in "
@@ -600,35 +615,29 @@ def design():
         "clear, with an atomic OR, since memory_failure() may set "
         "PG_hwpoison at any moment; free reads it and leaves the clearing "
         "to the flags store free_pages_prepare() already does; split, "
-        "migration and clearing keep cmpxchg. A module that finds no "
-        "indices left is counted on one line, func:module_tags_overflow, "
-        "with one warning, and never on another tag.",
-        "Patch 5 adds KUnit tests: the field's place and width, every "
+        "migration and clearing keep cmpxchg.",
+        "Patch 8 adds KUnit tests: the field's place and width, every "
         "kernel tag's index decoding back to it, the page_ext slot's "
-        "alignment, and overflow counting on that line only.",
-        "Patch 6 keeps an unloaded module's lines, names copied, in "
+        "alignment, and overflow counting.",
+        "Patch 9 keeps an unloaded module's lines, names copied, in "
         "/proc/allocinfo with ' unloaded:yes' (in the style of "
         "' accurate:no') and in the ioctl through a new byte taken from "
         "padding, until all its tags read zero bytes and calls; then its "
-        "counters and its part of the module area are freed.",
-        "Patch 7 stops ___free_pages() from looking up the tag of an "
-        "order-0 or compound page, which it threw away: only the tail "
-        "pages of a non-compound high-order page need it. This speeds up "
-        "every form, stock 7.3's pointer and compressed modes included.",
-        "Patch 8 gives the page-flags form no frame: the free side is "
+        "counters and its part of the module area are freed. The "
+        "hand-over of the area happens under mod_lock with the unload; "
+        "reclaim runs when /proc/allocinfo is opened or a module loads, "
+        "never on a timer; the argument that a zero read is final is "
+        "written at module_tags_live().",
+        "Patch 10 gives the page-flags form no frame: the free side is "
         "inlined, the allocation side keeps a call that holds only the form "
         "test and the page-flags path, and the page_ext forms get a "
         "function of their own.",
-        "Patch 9 leaves ZONE_DEVICE folios out of tag swaps: device pages "
-        "carry no tag, and with the index in page flags their clear field "
-        "read as a tag that was never set (a debug warning on every page "
-        "migrated to or from device-private memory).",
-        "Patch 10 moves what is left of the tag work in ___free_pages() "
+        "Patch 11 moves what is left of the tag work in ___free_pages() "
         "(reading the tail pages' tag, uncounting and clearing them) into "
         "two out-of-line helpers: inline, their reference handles gave "
         "every free a stack frame, profiling enabled or not. With it, "
         "profiling compiled in but disabled costs no more than stock's.",
-        "Patch 11 keeps the static branches of the form test on the "
+        "Patch 12 keeps the static branches of the form test on the "
         "allocation and free paths only. The any-form helpers of the "
         "reference (get, update, put) move out of line, so folio split and "
         "swap, clearing and the rest share one copy of each branch instead "
@@ -637,16 +646,27 @@ def design():
         "/init, by function, from a QEMU plugin) show where the fork's "
         "boot differs from stock's; the patch's message gives what it "
         "saved.",
-        "Patch 12 lets the page_ext index form store and read its two "
+        "Patch 13 lets the page_ext index form store and read its two "
         "bytes as the page-flags form does its field, instead of decoding "
         "a reference and encoding it back, and looks page_ext up in a "
         "read-side section of its own: one call a side instead of two.",
-        "Patch 13 lets page_ext_lookup() use its pfn as is, instead of "
+        "Patch 14 lets page_ext_lookup() use its pfn as is, instead of "
         "turning it into a struct page and back.",
-        "Patch 14 reads a tag's counters pointer once per update: the "
+        "Patch 15 reads a tag's counters pointer once per update: the "
         "per-cpu updates are asm statements that clobber memory, so the "
         "second reloaded it. It saves an instruction on every allocation "
         "and free, slab included, in every form.",
+        "Patch 16 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
+        "free clears it on every page of a block, tail pages included, "
+        "and check_new_page() reports a page that reaches allocation with "
+        "it set. Before, a tail page freed 'empty' by free_reserved_pages() "
+        "kept index 1, and the OR at its next allocation turned every even "
+        "index into its neighbour.",
+        "Patch 17 gives a module whose tags find no index its own counters: "
+        "only its pages, which carry the overflow line's index, are "
+        "counted there; its objects stay on its own lines, which drain "
+        "like any module's. Before, an unload with such objects alive "
+        "freed the counters they still pointed at.",
         "The boot syntax and the format of /proc/allocinfo are otherwise "
         "unchanged.",
     ])
