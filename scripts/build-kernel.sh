@@ -17,65 +17,26 @@ frag=$TOP/kernel/configs/$variant.config
 KSRC=$(variant_tree "$variant")
 [ -f "$FORK_SRC/.git/alloctag-series" ] && [ -f "$KSRC/Makefile" ] ||
 	die "no kernel source in $KSRC (run scripts/kernel-src.sh)"
-frags=()
-for w in $(sed -n 's/^# with: *//p' "$frag"); do
-	[ -f "$TOP/kernel/configs/$w.config" ] || die "$variant.config: no kernel/configs/$w.config"
-	frags+=("$TOP/kernel/configs/$w.config")
-done
+fl=$(variant_fragments "$variant")
+mapfile -t frags <<<"$fl"
 arch=$(frag_arch "$frag")
 cross=$(cross_prefix "$arch")
 image=$(kernel_image "$arch")
-if [ -f "$TOP/kernel/configs/guest-$arch.config" ]; then
-	frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-$arch.config"
-		${frags[@]+"${frags[@]}"} "$frag")
-else
-	frags=(${frags[@]+"${frags[@]}"} "$frag")
-fi
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
-# Reproducible builds: fixed identity, and ccache when it is there.
-export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
-export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
-cc=${cross}gcc
-command -v ccache >/dev/null && cc="ccache $cc"
-# No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
-# line to relative ones but not -fmacro-prefix-map, and every tag's file
-# name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".
-unset CCACHE_BASEDIR
-hostcc=gcc
-command -v ccache >/dev/null && hostcc="ccache gcc"
+kbuild_env "$KSRC" HEAD "$cross"
 archargs=()
 [ -z "$cross" ] || archargs=(ARCH="$arch" CROSS_COMPILE="$cross")
-kmake() { make -s -C "$KSRC" O="$out" ${archargs[@]+"${archargs[@]}"} CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"; }
+makeargs=(${archargs[@]+"${archargs[@]}"} CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
+kmake() { make -s -C "$KSRC" O="$out" "${makeargs[@]}" "$@"; }
 
 # Regenerate .config only when the fragments or the source changed.
 inputs=$( (cat "${frags[@]}"
 	git -C "$KSRC" rev-parse HEAD) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != "$inputs" ]; then
 	log "$variant: configuring ($arch tinyconfig + ${frags[*]##*/}) from ${KSRC##*/}"
-	kmake tinyconfig >/dev/null
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		"${frags[@]}" >/dev/null
-	kmake olddefconfig >/dev/null
-	# Every option a fragment asks for must have survived Kconfig (the
-	# last fragment that sets it wins).
-	bad=0
-	while read -r line; do
-		case "$line" in
-		CONFIG_*=*) want=$line ;;
-		"# CONFIG_"*" is not set") want=$line ;;
-		*) continue ;;
-		esac
-		sym=${want#\# }; sym=${sym%%[= ]*}
-		got=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
-		if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\#}" != "$want" ]; }; then
-			log "$variant: asked for '$want', Kconfig gave '${got:-nothing}'"
-			bad=1
-		fi
-	done < <(cat "${frags[@]}" | tac |
-		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) } !seen[s]++' | tac)
-	[ $bad = 0 ] || die "$variant: config fragments not satisfied (missing dependencies?)"
+	kconfig_assemble "$variant" "$KSRC" "$out" "${makeargs[@]}" -- "${frags[@]}" >/dev/null
 	echo "$inputs" >"$out/.alloctag-config"
 fi
 

@@ -103,3 +103,89 @@ kernel_image() {
 	*) echo arch/x86/boot/bzImage ;;
 	esac
 }
+
+# variant_fragments VARIANT: the config fragments of a variant, one path a
+# line, in merge order (a later fragment wins): guest.config and
+# guest-ARCH.config when the variant's architecture has a guest (ARCH from
+# its "# arch:" line), each fragment its "# with:" line names, the
+# variant's own last.  Without a guest-ARCH.config the variant stands alone
+# over that architecture's tinyconfig (built, never booted).
+variant_fragments() {
+	local frag=$TOP/kernel/configs/$1.config arch w
+	[ -f "$frag" ] || die "no config fragment kernel/configs/$1.config"
+	arch=$(frag_arch "$frag")
+	if [ -f "$TOP/kernel/configs/guest-$arch.config" ]; then
+		echo "$TOP/kernel/configs/guest.config"
+		echo "$TOP/kernel/configs/guest-$arch.config"
+	fi
+	for w in $(sed -n 's/^# with: *//p' "$frag"); do
+		[ -f "$TOP/kernel/configs/$w.config" ] || die "$1.config: no kernel/configs/$w.config"
+		echo "$TOP/kernel/configs/$w.config"
+	done
+	echo "$frag"
+}
+
+# kconfig_assemble VARIANT KSRC OUT [MAKEARGS...] -- FRAGMENTS...: write
+# OUT/.config as tinyconfig + FRAGMENTS (merge_config.sh -m: no make run
+# between them) + olddefconfig, with MAKEARGS (ARCH=, CROSS_COMPILE=, CC=,
+# -j...) on every make command line.  Then check that Kconfig kept every
+# option the fragments ask for: a fragment asking for what Kconfig cannot
+# give (a missing dependency, an option the tree lacks) is otherwise
+# dropped without a word.  Each step's output goes to stdout; dies naming
+# VARIANT and the options lost.
+kconfig_assemble() {
+	local variant=$1 src=$2 out=$3 margs=() frags
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do margs+=("$1"); shift; done
+	[ $# -gt 1 ] || die "kconfig_assemble $variant: no '-- FRAGMENTS...'"
+	shift
+	frags=("$@")
+	mkdir -p "$out"
+	make -s -C "$src" O="$out" ${margs[@]+"${margs[@]}"} tinyconfig ||
+		die "$variant: make tinyconfig failed in $out"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" ||
+		die "$variant: merge_config.sh failed in $out"
+	make -s -C "$src" O="$out" ${margs[@]+"${margs[@]}"} olddefconfig ||
+		die "$variant: make olddefconfig failed in $out"
+	kconfig_kept "$variant" "$out/.config" "${frags[@]}"
+}
+
+# kconfig_kept VARIANT CONFIG FRAGMENTS...: every option the fragments set
+# (the last fragment that sets it wins) is in CONFIG as asked; "# CONFIG_X
+# is not set" is also met by CONFIG_X being absent (its dependencies off).
+kconfig_kept() {
+	local variant=$1 cfg=$2 line want sym got lost=()
+	shift 2
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*) want=$line ;;
+		"# CONFIG_"*" is not set") want=$line ;;
+		*) continue ;;
+		esac
+		sym=${want#\# }; sym=${sym%%[= ]*}
+		got=$(grep -E "^($sym=|# $sym is not set)" "$cfg" || true)
+		if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\#}" != "$want" ]; }; then
+			log "$variant: asked for '$want', Kconfig gave '${got:-nothing}'"
+			lost+=("$sym")
+		fi
+	done < <(cat "$@" | tac |
+		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) } !seen[s]++' | tac)
+	[ ${#lost[@]} = 0 ] ||
+		die "$variant: Kconfig dropped ${lost[*]} (missing dependencies, or not in $(dirname "$cfg")'s source?)"
+}
+
+# kbuild_env TREE REV CROSS: the environment of a reproducible kernel build
+# from TREE at REV: a fixed identity and timestamp (REV's commit date), and
+# cc/hostcc (through ccache when it is there) for CROSS ("" natively).
+kbuild_env() {
+	export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
+	KBUILD_BUILD_TIMESTAMP=$(git -C "$1" log -1 --format=%cI "$2") ||
+		die "no commit '$2' in $1"
+	export KBUILD_BUILD_TIMESTAMP
+	cc=${3}gcc hostcc=gcc
+	if command -v ccache >/dev/null; then cc="ccache $cc" hostcc="ccache gcc"; fi
+	# No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
+	# line to relative ones but not -fmacro-prefix-map, and every tag's file
+	# name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".
+	unset CCACHE_BASEDIR
+}

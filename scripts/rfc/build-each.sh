@@ -2,9 +2,9 @@
 # Check that every patch of the series builds on its own: in a separate git
 # worktree of the kernel tree ($BUILD/rfc-tree, so $KSRC's own checkout is
 # never touched), check out pristine and then each commit of
-# pristine..HEAD in turn, and build the guest config (tinyconfig +
-# kernel/configs/guest.config + RFC_VARIANT.config, as build-kernel.sh) in
-# $BUILD/rfc-out incrementally after each.
+# pristine..HEAD in turn, and build the guest config (tinyconfig + the
+# fragments of RFC_VARIANT.config, as build-kernel.sh, configured and
+# checked at the series head) in $BUILD/rfc-out incrementally after each.
 #
 # Prints one line per commit ("ok"/"FAILED", seconds, subject) and a
 # closing "build-each: N of M patches build" line; exit status 1 when one
@@ -32,16 +32,13 @@ if [ ! -e "$tree/.git" ]; then
 fi
 git -C "$tree" diff --quiet HEAD && git -C "$tree" diff --cached --quiet HEAD ||
 	die "$tree has local changes; remove it ('git -C $KSRC worktree remove --force $tree')"
-git -C "$tree" checkout -q --detach pristine
 
-export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
-export KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI pristine)"
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+kbuild_env "$KSRC" pristine ""
 mkdir -p "$bout"
 # Nothing from this repository: the series builds and runs its own
 # scripts/link-tags.
-kmake() { make -s -C "$tree" O="$bout" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+makeargs=(CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
+kmake() { make -s -C "$tree" O="$bout" "${makeargs[@]}" "$@"; }
 
 # build LABEL: configure (olddefconfig keeps the config current as Kconfig
 # files change along the series) and build; prints the result line.
@@ -63,14 +60,15 @@ build() {
 	return 1
 }
 
-frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-x86_64.config")
-for w in $(sed -n 's/^# with: *//p' "$frag"); do
-	frags+=("$TOP/kernel/configs/$w.config")
-done
-log "configuring tinyconfig + guest.config + $variant.config in $bout"
-kmake tinyconfig >/dev/null
-"$tree/scripts/kconfig/merge_config.sh" -m -O "$bout" "$bout/.config" \
-	"${frags[@]}" "$frag" >/dev/null
+# Configure at the series head, where every option the fragments ask for
+# must exist and survive Kconfig (pristine lacks the ones the series adds;
+# olddefconfig drops those there, as it always did).
+fl=$(variant_fragments "$variant")
+mapfile -t frags <<<"$fl"
+git -C "$tree" checkout -q --detach "$head"
+log "configuring tinyconfig + ${frags[*]##*/} at ${head:0:12} in $bout"
+kconfig_assemble "$variant" "$tree" "$bout" "${makeargs[@]}" -- "${frags[@]}" >/dev/null
+git -C "$tree" checkout -q --detach pristine
 
 echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
 fail=0

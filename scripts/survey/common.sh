@@ -19,7 +19,7 @@ csv_row() {
 
 # gen_config NAME HOW: write $sv/gen-NAME/.config and print its path.
 #   HOW: debian:FILE (6.12) | debian73:FILE | make:ARCH:TARGET |
-#        guest:VARIANT (tinyconfig + guest.config + the variant's fragments)
+#        guest:VARIANT (tinyconfig + the variant's fragments, as build-kernel.sh)
 gen_config() {
 	local name=$1 how=$2 g=$sv/gen-$1
 	mkdir -p "$g"
@@ -40,19 +40,14 @@ gen_config() {
 			{ tail "$g/gen.log" >&2; die "$name: make $how failed"; }
 		;;
 	guest:*)
-		local frag=$TOP/kernel/configs/${how#guest:}.config
-		[ -f "$frag" ] || die "$name: no $frag"
-		make -s -C "$KSRC" O="$g" tinyconfig >"$g/gen.log" 2>&1 ||
-			{ tail "$g/gen.log" >&2; die "$name: make tinyconfig failed"; }
-		local w frags=("$TOP/kernel/configs/guest.config" "$TOP/kernel/configs/guest-x86_64.config")
-		for w in $(sed -n 's/^# with: *//p' "$frag"); do
-			frags+=("$TOP/kernel/configs/$w.config")
-		done
-		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$g" "$g/.config" \
-			"${frags[@]}" "$frag" \
-			>>"$g/gen.log" 2>&1 || die "$name: merge_config failed"
-		make -s -C "$KSRC" O="$g" olddefconfig >>"$g/gen.log" 2>&1 ||
-			die "$name: olddefconfig failed"
+		# As build-kernel.sh configures the variant (fragments and checks;
+		# plain make: no ccache, no -j), in a subshell so that a failure
+		# lands in gen.log and is shown from there.
+		local fl frags
+		fl=$(variant_fragments "${how#guest:}") || die "$name: no fragments"
+		mapfile -t frags <<<"$fl"
+		( kconfig_assemble "${how#guest:}" "$KSRC" "$g" -- "${frags[@]}" ) >"$g/gen.log" 2>&1 ||
+			{ tail "$g/gen.log" >&2; die "$name: configuring ${how#guest:} failed"; }
 		;;
 	*) die "gen_config: unknown '$how'" ;;
 	esac
