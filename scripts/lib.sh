@@ -171,7 +171,7 @@ kconfig_kept() {
 	done < <(cat "$@" | tac |
 		awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s) } !seen[s]++' | tac)
 	[ ${#lost[@]} = 0 ] ||
-		die "$variant: Kconfig dropped ${lost[*]} (missing dependencies, or not in $(dirname "$cfg")'s source?)"
+		die "$variant: Kconfig dropped ${lost[*]} (missing dependencies, or options this tree lacks?)"
 }
 
 # kbuild_env TREE REV CROSS: the environment of a reproducible kernel build
