@@ -34,10 +34,8 @@ esac
 out=$(cd "$out" && pwd)
 probe_src=$TOP/scripts/survey/probe
 
-export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
-kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+kbuild_env "$KSRC" HEAD ""
+kmake() { make -s -C "$KSRC" O="$out" CC="$cc" HOSTCC="$hostcc" -j"$JOBS" "$@"; }
 
 # The input config, uncompressed.
 case "$cfg_in" in

@@ -28,8 +28,7 @@ today=${SURVEY_DATE:-$(date -u +%Y-%m-%d)}
 csv=$res/tagcounts.csv
 echo "config,build,file,kind,tags,bits_needed,index_bits,headroom,spare_page_flag_bits,page_flag_index_bits,tag_size,kernel_version,source_commit,project_commit,date" >"$csv.tmp"
 
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+kbuild_env "$KSRC" HEAD ""
 
 # field SUMMARY WORD: the number before WORD in a link-tags summary line.
 field() { echo "$1" | sed -n "s/.* \\([0-9][0-9]*\\) $2[ ,].*/\\1/p"; }
@@ -112,10 +111,7 @@ done
 dd=$sv/tags-defconfig
 build_defconfig() {
 	mkdir -p "$dd"
-	local kmake=(make -C "$KSRC" O="$dd" CC="$cc" HOSTCC="$cc" -j"$JOBS")
-	export KBUILD_BUILD_USER=alloctag KBUILD_BUILD_HOST=fork
-	KBUILD_BUILD_TIMESTAMP="$(git -C "$KSRC" log -1 --format=%cI)"
-	export KBUILD_BUILD_TIMESTAMP
+	local kmake=(make -C "$KSRC" O="$dd" CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
 	local inputs
 	inputs=$( (git -C "$KSRC" rev-parse HEAD; echo MEM_ALLOC_PROFILING) | sha256sum | cut -d' ' -f1)
 	if [ -f "$dd/.built" ] && [ "$(cat "$dd/.built")" = "$inputs" ]; then
