@@ -48,3 +48,14 @@ inputs_hash() {
 		while read -r f; do [ -f "$f" ] && printf '%s\n' "$f" && cat "$f"; done) |
 		sha256sum | cut -c1-16
 }
+
+# run_stamp: what every result records of its run, in commit (the
+# project's, "-dirty" when the tree differs from it), inputs (inputs_hash)
+# and qemu (QEMU's version).  results/ is this job's output (make results
+# writes it in steps), not its input: edits there leave commit clean.
+run_stamp() {
+	commit=$(git -C "$TOP" rev-parse --short HEAD)
+	git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
+	inputs=$(inputs_hash)
+	qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+}

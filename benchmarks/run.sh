@@ -98,11 +98,7 @@ fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 
 # --- metadata ----------------------------------------------------------------
-commit=$(git -C "$TOP" rev-parse --short HEAD)
-# results/ is this job's output (make results writes it in steps), not its input
-git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
-inputs=$(inputs_hash)
-qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+run_stamp
 debver=$(cat "$KSRC/.git/alloctag-debian-version")
 
 rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"

@@ -37,11 +37,7 @@ rc=0
 [ $rc = 0 ] || die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
 plugin=$BUILD/qemu-plugins/insnprof.so
 
-commit=$(git -C "$TOP" rev-parse --short HEAD)
-# results/ is this job's output, not its input
-git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
-inputs=$(inputs_hash)
-qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+run_stamp
 mkdir -p "$out"
 
 n=0 total=$(echo $rows | wc -w)

@@ -27,11 +27,7 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 		"$TOP/scripts/build-kernel.sh" "$k"
 	done
 fi
-commit=$(git -C "$TOP" rev-parse --short HEAD)
-# results/ is this job's output (make results writes it in steps), not its input
-git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
-inputs=$(inputs_hash)
-qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+run_stamp
 mkdir -p "$out"
 
 free_port() {
