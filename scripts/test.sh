@@ -97,28 +97,15 @@ for v in $VARIANTS; do
 	fi
 done
 
-# The series runs link-tags on vmlinux in the kernel build (modules are
-# numbered by the loader): its tag map must cover exactly the tags between
-# the start and stop symbols of System.map.
-tagmap_check() {
-	local kb=$BUILD/kernel-$1 size start stop n map
-	# link-vmlinux.sh links (and indexes) vmlinux.unstripped, then strips it
-	map=$kb/vmlinux.unstripped.tagmap
-	size=$(awk '$2 == "ALLOC_TAG_SIZE" { print $3 }' "$kb/include/generated/alloc_tag_layout.h")
-	start=$(awk '$3 == "__start_alloc_tags" { print $1 }' "$kb/System.map")
-	stop=$(awk '$3 == "__stop_alloc_tags" { print $1 }' "$kb/System.map")
-	n=$(( (0x$stop - 0x$start) / size ))
-	echo "System.map: $n tags of $size bytes"
-	[ "$n" -gt 100 ] && [ "$(grep -vc "^#" "$map")" = "$n" ] &&
-		[ "$(sed -n 2p "$map" | cut -f1)" = 2 ] &&
-		[ "$(tail -1 "$map" | cut -f1)" = $((n + 1)) ]
-}
+# Tests of built kernels and boots: scripts/tests/kernel/, each run here
+# once what it reads exists.
+ktest=$TOP/scripts/tests/kernel
 # Variants built from the fork with profiling: the series ran link-tags.
 indexed() { [ -f "$BUILD/kernel-$1/include/generated/alloc_tag_layout.h" ] &&
 	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$1/.config"; }
 for v in $VARIANTS; do
 	indexed "$v" || continue
-	run_test "kernel: $v vmlinux.tagmap matches System.map" tagmap_check "$v"
+	run_test "kernel: $v vmlinux.tagmap matches System.map" "$ktest/tagmap.sh" "$v"
 	run_test "link-tags: real vmlinux of $v" env \
 		LINK_TAGS_KBUILD="$BUILD/kernel-$v" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
 done
@@ -146,60 +133,18 @@ for b in $BOOTS; do
 	fi
 done
 
-# The same workload must account the same in every representation: the
-# values that the accounting tests read back (check_eq prints each as
-# "# got: ...") must match line for line across the boots that profile.
-got_values() { # got_values GUEST-LOG: the values of the accounting tests
-	awk '/^    # Subtest: / { t = $3 }
-		/^    # got: / && (t == "20-module-tags" || t == "42-device-private" || t == "45-thp") { print t ": " substr($0, 12) }' "$1"
-}
-same_accounting() {
-	local ref="" b name v args
-	for b in $BOOTS; do
-		IFS=: read -r name v form args <<<"$b"
-		[ "$form" != off ] || continue
-		grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$v/.config" 2>/dev/null || continue
-		got_values "$logdir/boot-$name/guest.log" >"$logdir/got-$name.txt"
-		[ -s "$logdir/got-$name.txt" ] || { echo "$name: no values"; return 1; }
-		if [ -z "$ref" ]; then
-			ref=$name
-		elif ! diff -u "$logdir/got-$ref.txt" "$logdir/got-$name.txt"; then
-			return 1
-		fi
-		echo "$name: $(wc -l <"$logdir/got-$name.txt") values"
-	done
-	[ -n "$ref" ]
-}
-run_test "accounting identical in every representation" same_accounting
+# BOOTS unquoted: one argument a boot, as the loop above splits them.
+run_test "accounting identical in every representation" "$ktest/same-accounting.sh" "$logdir" $BOOTS
 
-# distro.config must leave the page-flag budget of Debian's own amd64
-# config: the spare bits as the kernel's headers compute them (the survey's
-# probe), for both.
-distro_budget() {
-	local deb cfgdir a b
-	deb=$("$TOP/scripts/apt-private.sh" "$KCFGPKG" "$KVER" "$KCFG_SHA256")
-	cfgdir=$BUILD/linux-config && rm -rf "$cfgdir" && mkdir -p "$cfgdir"
-	dpkg -x "$deb" "$cfgdir"
-	a=$("$TOP/scripts/survey/pageflags.sh" "$cfgdir"/usr/src/linux-config-*/config.amd64_none_amd64.xz \
-		"$BUILD/survey/pf-debian-$KSERIES-amd64" | sed -n 's/^spare_bits=//p')
-	b=$("$TOP/scripts/survey/pageflags.sh" "$BUILD/kernel-fork-distro/.config" \
-		"$BUILD/survey/pf-fork-distro" | sed -n 's/^spare_bits=//p')
-	echo "spare page-flag bits: Debian $KSERIES amd64 $a, fork-distro $b"
-	[ -n "$a" ] && [ "$a" = "$b" ]
-}
 case " $VARIANTS " in
-*" fork-distro "*) run_test "distro.config has Debian amd64's page-flag budget" distro_budget ;;
+*" fork-distro "*) run_test "distro.config has Debian amd64's page-flag budget" "$ktest/distro-budget.sh" ;;
 esac
 
 phase "boot harness"
 hv=${VARIANTS##* }
-harness() { # harness NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...
-	local rc=0 want=$2 text=$3
-	shift 3
-	"$TOP/scripts/boot.sh" -k "$hv" -q -o "$logdir/harness" "$@" || rc=$?
-	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want"; return 1; }
-	[ -z "$text" ] || grep -q "$text" "$logdir/harness/console.log"
-}
+# harness NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...: the harness check on
+# the last variant built (NAME documents the call).
+harness() { shift; "$ktest/harness.sh" "$hv" "$logdir/harness" "$@"; }
 run_test "harness: guest exit status comes back" harness exit 7 "" -- 'exit 7'
 run_test "harness: panic is reported (125)" harness panic 125 "Kernel panic" \
 	-A rdinit=/nonexistent -- true
@@ -225,7 +170,7 @@ cross_build() {
 		return
 	fi
 	indexed "$1" || return 0
-	run_test "kernel: $1 vmlinux.tagmap matches System.map" tagmap_check "$1"
+	run_test "kernel: $1 vmlinux.tagmap matches System.map" "$ktest/tagmap.sh" "$1"
 	run_test "link-tags: real vmlinux of $1" env \
 		LINK_TAGS_KBUILD="$BUILD/kernel-$1" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
 }
@@ -235,14 +180,9 @@ ktap_count() {
 	grep -E '^(PASS|FAIL|SKIP)' "$3" || true
 	add_counts "$3" "boot $2" || true
 }
-# harness_arm64 NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...: as harness.
-harness_arm64() {
-	local rc=0 want=$2 text=$3 o=$logdir/harness-arm64-$1
-	shift 3
-	"$TOP/scripts/boot.sh" -k "$a64" -q -o "$o" "$@" || rc=$?
-	[ "$rc" = "$want" ] || { echo "exit $rc, expected $want"; return 1; }
-	[ -z "$text" ] || grep -q "$text" "$o/console.log"
-}
+# harness_arm64 NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...: as harness, on
+# the last arm64 variant of ARM64_BOOTS, in a directory of its own per NAME.
+harness_arm64() { local o=$logdir/harness-arm64-$1; shift; "$ktest/harness.sh" "$a64" "$o" "$@"; }
 if [ -n "$ARM64_BOOTS" ]; then
 	phase "arm64"
 	"$TOP/scripts/deps.sh" arm64
