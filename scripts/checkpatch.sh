@@ -7,15 +7,11 @@ cp=$KSRC/scripts/checkpatch.pl
 # checkpatch runs spdxcheck.py with "python3": use Debian's, which has ply.
 export PATH=/usr/bin:$PATH
 [ -x "$cp" ] || die "no $cp (run scripts/kernel-src.sh first)"
-# CAMELCASE is ignored: scripts/link-tags.c uses the ELF type names of
-# <elf.h> and elf-parse.h (Elf64_Shdr, Elf_Sym, ...), which checkpatch
-# cannot know with --no-tree.  UNKNOWN_COMMIT_ID too: the tree is a
-# release tarball with no history, so checkpatch cannot look up the commit
-# a "Fixes:" tag names.
+# $CHECKPATCH_IGNORE (lib.sh) says what is ignored, and why.
 fail=0 n=0
 for p in $(grep -v '^#' "$TOP/kernel/patches/series" | sed '/^$/d'); do
 	n=$((n + 1))
-	"$cp" --strict --quiet --no-tree --ignore CAMELCASE,UNKNOWN_COMMIT_ID "$TOP/kernel/patches/$p" || { echo "^ $p"; fail=1; }
+	"$cp" --strict --quiet --no-tree --ignore "$CHECKPATCH_IGNORE" "$TOP/kernel/patches/$p" || { echo "^ $p"; fail=1; }
 done
 for f in "$TOP"/kernel/modules/*/*.[ch] "$TOP"/benchmarks/modules/*/*.[ch]; do
 	[ -f "$f" ] || continue

@@ -40,6 +40,13 @@ debian_mirror() {
 	echo "${m%/}"
 }
 
+# checkpatch message types scripts/checkpatch.sh and make rfc ignore.
+# CAMELCASE: scripts/link-tags.c uses the ELF type names of <elf.h> and
+# elf-parse.h (Elf64_Shdr, Elf_Sym, ...), which checkpatch cannot know.
+# UNKNOWN_COMMIT_ID: the tree is a release tarball with no history, so
+# checkpatch cannot look up the commit a "Fixes:" tag names.
+CHECKPATCH_IGNORE=CAMELCASE,UNKNOWN_COMMIT_ID
+
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 

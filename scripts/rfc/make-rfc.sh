@@ -68,7 +68,7 @@ cpfail=0
 	echo "# scripts/checkpatch.pl --strict, $kver, $today, project commit $project_commit"
 	for p in $patches; do
 		echo "== $p"
-		"$KSRC/scripts/checkpatch.pl" --strict --ignore CAMELCASE --root="$KSRC" \
+		"$KSRC/scripts/checkpatch.pl" --strict --ignore "$CHECKPATCH_IGNORE" --root="$KSRC" \
 			--showfile "$tmp/$p" || true
 	done
 	[ -n "$patches" ] || echo "(no patches)"
