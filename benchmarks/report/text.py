@@ -49,7 +49,9 @@ def setup(r):
         "every row; benchmark kernels %s (`kernel/configs/`: `off` is "
         "the stock source with profiling compiled out, `stock-bench` "
         "stock 7.3 with profiling built in, `fork-bench` the series, "
-        "both without `CONFIG_MEM_ALLOC_PROFILING_DEBUG`; `page_owner` "
+        "both without `CONFIG_MEM_ALLOC_PROFILING_DEBUG`; "
+        "`fork-bench-page_ext` is `fork-bench` with the index always in "
+        "page_ext (`CONFIG_MEM_ALLOC_PROFILING_INDEX_IN_PAGE_EXT`); `page_owner` "
         "is `off` with `CONFIG_PAGE_OWNER=y`; the `-distro` ones are "
         "the same on Debian's page-flag budget)." % (
             vals(rows, "kernel"), vals(rows, "debian_source"),

@@ -9,7 +9,6 @@ check outputs make-rfc.sh wrote beside the patches:
   results/micro.csv     order-0 alloc_page+__free_page, guest instructions
                         (run icount-1, rep 1), per benchmark row
   results/boot.csv      page_ext bytes per row and guest size
-  results/targets.csv   the targets as the report judged them (make report)
   results/trace/*.txt   per-function instruction traces (make trace), used
                         only when they were taken on the series' kernel
   results/pageflags.csv the page-flag budget survey (make survey)
@@ -217,12 +216,12 @@ def csv_stamp(micro, boot, series):
                       if r.get("mem_mib", "").isdigit()})
     text = ("Measured on Linux %s (Debian source %s) in QEMU %s, %s, "
             "-icount %s (one guest nanosecond is one instruction), %s vCPU; "
-            "the microbenchmark in a %s guest, the boot at %s; project "
-            "commit %s; runs from %s to %s." % (
+            "the microbenchmark in a %s guest, the boot at %s; runs from %s "
+            "to %s." % (
                 vals("kernel"), vals("debian_source"), vals("qemu"),
                 vals("accel").upper(), vals("icount", ic or rows),
                 vals("vcpus"), mems(micro), mems(boot),
-                vals("commit"), dates[0], dates[-1]))
+                dates[0], dates[-1]))
     kseries = {series_of(r.get("kernel")) for r in rows}
     if series and kseries != {series}:
         text += (" These figures were not taken on Linux %s, the base of "
@@ -385,20 +384,6 @@ def comparison(ins, over, pe):
     return out
 
 
-def targets(res):
-    judged = res.optional_csv("targets.csv")
-    if not judged:
-        return wrap("Not available: results/targets.csv is missing "
-                    "(run 'make report').")
-    table = plain((["target", "verdict", "measured"],
-                   [[t["target"], t["verdict"], t["measured"]]
-                    for t in judged]))
-    return "\n".join([wrap(
-        "The targets the project set itself, as the report "
-        "(benchmarks/report/targets.py) judges them from the same CSVs:"),
-        "", plain_table(*table)])
-
-
 # --- per-function traces (make trace) ----------------------------------------
 
 def trace_summary(res, series):
@@ -429,12 +414,12 @@ def trace_summary(res, series):
                       ", ".join("%s %+d" % (f, diff[f]) for f in top[:3])])
     m = res.trace_meta("off")
     return "\n".join([wrap(
-        "results/trace/ single-steps one order-0 alloc_pages()+"
-        "__free_pages() pair of the benchmark module with gdb, per row, "
-        "and counts instructions per function (Linux %s, QEMU %s, commit "
-        "%s). 'off' takes %d; each row adds, and where most of it goes:"
-        % (m.get("linux"), m.get("qemu"), m.get("commit"),
-           sum(base.values()))), "", plain_table(
+        "Single-stepping one order-0 alloc_pages()+__free_pages() pair "
+        "of a test module with gdb (QEMU's gdbstub), per row, and counting "
+        "instructions per function (Linux %s, QEMU %s): 'off' takes %d; "
+        "each row adds, and where most of it goes:"
+        % (m.get("linux"), m.get("qemu"), sum(base.values()))), "",
+        plain_table(
         ["row", "over off", "largest changes by function"],
         [False, True, False], table)])
 
@@ -554,9 +539,8 @@ def differences():
         "tag's address on every store.",
         "Too few bits: the index moves to 2 bytes of page_ext and "
         "profiling stays on, instead of profiling being switched off.",
-        "Hot paths: static branches (on the hot paths only) instead of "
-        "static_key_enabled() calls, "
-        "a constant offset and mask instead of variables, an atomic OR at "
+        "Hot paths: a constant offset and mask instead of variables, an "
+        "atomic OR at "
         "allocation and no store of its own at free instead of a cmpxchg "
         "loop for each.",
         "Modules that do not fit: their pages are counted on one overflow "
@@ -568,7 +552,7 @@ def differences():
 
 def design():
     return bullets([
-        "Patches 1 to 4 fix stock 7.3 and stand alone, each with a Fixes: "
+        "Patches 1 to 6 fix stock 7.3 and stand alone, each with a Fixes: "
         "tag. Patch 1 marks a tag ' accurate:no' when a per-cpu area it "
         "allocates goes uncounted (the first chunk keeps no tag "
         "references), instead of showing live areas as nothing. Patch 2 "
@@ -581,12 +565,16 @@ def design():
         "not ready (an oops today). Patch 4 stops ___free_pages() from "
         "looking up the tag of an order-0 or compound page, which it threw "
         "away: only the tail pages of a non-compound high-order page need "
-        "it.",
-        "Patch 5 makes page_ext align each user's data to its size (up to "
+        "it. Patch 5 counts LAST_CPUPID's width, not its shift, among the "
+        "used page-flags bits: where the last cpupid lives outside "
+        "page->flags, NR_UNUSED_PAGEFLAG_BITS was short by the whole "
+        "shift. Patch 6 tests the compressed mode with static branches "
+        "instead of static_key_enabled() on the page tag hot paths.",
+        "Patch 7 makes page_ext align each user's data to its size (up to "
         "a long). Every user today is a multiple of 8 bytes, so nothing "
         "moves; with a 2-byte user, page_table_check's atomic counters "
         "could otherwise straddle a cache line (a split lock).",
-        "Patch 6 numbers the kernel's tags at link time. A host program, "
+        "Patch 8 numbers the kernel's tags at link time. A host program, "
         "scripts/link-tags, runs after the final link of vmlinux, like "
         "sorttable, and reads ELF as sorttable does, through "
         "scripts/elf-parse.c: 32- and 64-bit, either byte order, any "
@@ -599,15 +587,18 @@ def design():
         "generated at prepare time, and the build fails, with the counts, "
         "when the kernel's tags leave fewer than 4096 of the 65536 indices "
         "to modules.",
-        "Patch 7 uses those indices for compressed references. The loader "
+        "Patch 9 uses those indices for compressed references. The loader "
         "moves a module's indices to the module's place after the kernel's "
         "before any of its code runs; decoding stays array indexing. "
         "sysctl.vm.mem_profiling=1,compressed keeps the 16-bit index in "
         "page flags when every kernel tag's index fits the field there, and "
         "in 2 bytes of page_ext otherwise: profiling is never switched off "
-        "for lack of bits. ',flags' or ',page_ext' after it asks for one "
-        "form (for measurements). /proc/sys/vm/mem_profiling_ref names the "
-        "form in one word (pointer, flags, page_ext); "
+        "for lack of bits, so 'compressed' may now allocate page_ext. "
+        "CONFIG_MEM_ALLOC_PROFILING_INDEX_IN_PAGE_EXT always takes the "
+        "page_ext form, to test and measure it where page flags have room; "
+        "the boot syntax is unchanged. /proc/sys/vm/mem_profiling_ref names "
+        "the form in one word (pointer, flags, page_ext), as tools and tests "
+        "need to know whether page_ext takes memory; "
         "mem_profiling_compressed keeps its meaning. The field is the top "
         "of the bits between the page flags and the LRU refs, at most 16, "
         "with constant offset and mask checked at build time. Static "
@@ -616,10 +607,10 @@ def design():
         "PG_hwpoison at any moment; free reads it and leaves the clearing "
         "to the flags store free_pages_prepare() already does; split, "
         "migration and clearing keep cmpxchg.",
-        "Patch 8 adds KUnit tests: the field's place and width, every "
+        "Patch 10 adds KUnit tests: the field's place and width, every "
         "kernel tag's index decoding back to it, the page_ext slot's "
         "alignment, and overflow counting.",
-        "Patch 9 keeps an unloaded module's lines, names copied, in "
+        "Patch 11 keeps an unloaded module's lines, names copied, in "
         "/proc/allocinfo with ' unloaded:yes' (in the style of "
         "' accurate:no') and in the ioctl through a new byte taken from "
         "padding, until all its tags read zero bytes and calls; then its "
@@ -628,41 +619,40 @@ def design():
         "reclaim runs when /proc/allocinfo is opened or a module loads, "
         "never on a timer; the argument that a zero read is final is "
         "written at module_tags_live().",
-        "Patch 10 gives the page-flags form no frame: the free side is "
+        "Patch 12 gives the page-flags form no frame: the free side is "
         "inlined, the allocation side keeps a call that holds only the form "
         "test and the page-flags path, and the page_ext forms get a "
         "function of their own.",
-        "Patch 11 moves what is left of the tag work in ___free_pages() "
+        "Patch 13 moves what is left of the tag work in ___free_pages() "
         "(reading the tail pages' tag, uncounting and clearing them) into "
         "two out-of-line helpers: inline, their reference handles gave "
         "every free a stack frame, profiling enabled or not. With it, "
         "profiling compiled in but disabled costs no more than stock's.",
-        "Patch 12 keeps the static branches of the form test on the "
+        "Patch 14 keeps the static branches of the form test on the "
         "allocation and free paths only. The any-form helpers of the "
         "reference (get, update, put) move out of line, so folio split and "
         "swap, clearing and the rest share one copy of each branch instead "
         "of inlining their own: fewer jump table entries for every boot to "
-        "sort. The boot profiles in results/bootprof (instructions up to "
-        "/init, by function, from a QEMU plugin) show where the fork's "
-        "boot differs from stock's; the patch's message gives what it "
-        "saved.",
-        "Patch 13 lets the page_ext index form store and read its two "
+        "sort. Boot profiles (instructions up to /init by function, from "
+        "a QEMU TCG plugin) show where the fork's boot differs from "
+        "stock's; the patch's message gives what it saved.",
+        "Patch 15 lets the page_ext index form store and read its two "
         "bytes as the page-flags form does its field, instead of decoding "
         "a reference and encoding it back, and looks page_ext up in a "
         "read-side section of its own: one call a side instead of two.",
-        "Patch 14 lets page_ext_lookup() use its pfn as is, instead of "
+        "Patch 16 lets page_ext_lookup() use its pfn as is, instead of "
         "turning it into a struct page and back.",
-        "Patch 15 reads a tag's counters pointer once per update: the "
+        "Patch 17 reads a tag's counters pointer once per update: the "
         "per-cpu updates are asm statements that clobber memory, so the "
         "second reloaded it. It saves an instruction on every allocation "
         "and free, slab included, in every form.",
-        "Patch 16 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
+        "Patch 18 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
         "free clears it on every page of a block, tail pages included, "
         "and check_new_page() reports a page that reaches allocation with "
         "it set. Before, a tail page freed 'empty' by free_reserved_pages() "
         "kept index 1, and the OR at its next allocation turned every even "
         "index into its neighbour.",
-        "Patch 17 gives a module whose tags find no index its own counters: "
+        "Patch 19 gives a module whose tags find no index its own counters: "
         "only its pages, which carry the overflow line's index, are "
         "counted there; its objects stay on its own lines, which drain "
         "like any module's. Before, an unload with such objects alive "
@@ -696,8 +686,6 @@ def main():
     out.append(differences())
     out.append(heading("Measured against upstream"))
     out.append(measured(res, series))
-    out.append(heading("Targets"))
-    out.append(targets(res))
     out.append(heading("Where the instructions go"))
     out.append(trace_summary(res, series))
     out.append(heading("Page-flag budget"))
@@ -708,10 +696,8 @@ def main():
     out.append(checks(work))
     out.append("")
     out.append(wrap(
-        "Generated by scripts/rfc/make-rfc.sh on %s from project commit %s; "
-        "base: Debian linux-source-%s %s (Linux %s), kernel tree commit %s."
-        % (env["RFC_DATE"], env["RFC_COMMIT"], series, env["RFC_DEBVER"],
-           env["RFC_KVER"], env["RFC_SOURCE"])))
+        "Base: Debian linux-source-%s %s (Linux %s)."
+        % (series, env["RFC_DEBVER"], env["RFC_KVER"])))
     blurb = "\n".join(out) + "\n"
 
     path = os.path.join(work, "0000-cover-letter.patch")

@@ -42,6 +42,19 @@ if [ $fork = yes ]; then
 	sed 's/^/# ioctl: /' /tmp/ioctl.out
 	check_eq "the ioctl lists it too, with unloaded set" "65536 10 unloaded:1" \
 		"$(awk '$1 == "alloctest_pages" { print $3, $4, $6 }' /tmp/ioctl.out)"
+	# The kselftest's walk of every line against every ioctl entry, run
+	# while the unloaded lines are there to compare.
+	st=/guest/progs/allocinfo_ioctl_test
+	if [ -x $st ]; then
+		$st >/tmp/selftest.out 2>&1 || true
+		grep 'test_counter_flags\|unloaded:yes$' /tmp/selftest.out | sed 's/^/# selftest: /'
+		check "the selftest's accurate and unloaded bytes agree with the lines" \
+			grep -q '^ok [0-9]* test_counter_flags' /tmp/selftest.out
+		check "and it compared unloaded lines" \
+			grep -q ', [1-9][0-9]* unloaded:yes$' /tmp/selftest.out
+	else
+		skip "the selftest's counter flags" "no $st"
+	fi
 else
 	check_eq "stock hides the unloaded module's lines" "" "$(lines)"
 fi
