@@ -17,6 +17,8 @@ usage() {
 usage: ${0##*/} [options] [--] GUEST-COMMAND...
   -k, --variant V    kernel from build/kernel-V (default: fork)
   -m, --mem SIZE     guest memory, QEMU syntax (default: 1G)
+  -d, --dimm SIZE    x86_64: one hot-pluggable pc-dimm of SIZE besides it, for
+                     the guest to online, offline and eject through ACPI
   -s, --smp N        vCPUs (default: 1)
   -a, --accel A      auto, kvm or tcg (default: auto: KVM only if a probe boot works)
   -i, --icount       deterministic guest: TCG with -icount shift=0,sleep=off, a
@@ -35,11 +37,12 @@ USAGE
 }
 
 variant=fork mem=1G smp=1 accel=auto icount=0 timeout=600 append=""
-out="" perf="" quiet=0 envs=()
+out="" perf="" quiet=0 envs=() dimm=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-k|--variant) variant=$2; shift 2 ;;
 	-m|--mem) mem=$2; shift 2 ;;
+	-d|--dimm) dimm=$2; shift 2 ;;
 	-s|--smp) smp=$2; shift 2 ;;
 	-a|--accel) accel=$2; shift 2 ;;
 	-i|--icount) icount=1; shift ;;
@@ -76,6 +79,14 @@ arm64)
 	machine=(-smp "$smp,sockets=$smp")
 	;;
 esac
+memargs=(-m "$mem")
+if [ -n "$dimm" ]; then
+	[ "$arch" = x86_64 ] || { log "--dimm: x86_64 guests only"; exit 126; }
+	# maxmem only reserves guest-physical room for the slot.
+	memargs=(-m "$mem,slots=1,maxmem=64G"
+		-object "memory-backend-ram,id=dimm0,size=$dimm"
+		-device "pc-dimm,id=dimm0dev,memdev=dimm0")
+fi
 command -v $qemu >/dev/null || { log "$qemu missing (install $qemu_pkg)"; exit 126; }
 
 # Initramfs: the variant's base archive plus a small one with the command.
@@ -152,7 +163,7 @@ run_qemu() {
 		port+=(-device virtio-serial-device -device virtconsole,chardev=guest)
 	fi
 	timeout -k 5 "$timeout" $qemu "${accel_args[@]}" "${machine[@]}" \
-		-m "$mem" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+		"${memargs[@]}" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
 		-append "console=$console panic=-1 loglevel=7 $append" \
 		-display none -monitor none -no-reboot -nodefaults \
 		-serial file:"$out/console.log" "${port[@]}" ${QEMU_EXTRA:-} </dev/null

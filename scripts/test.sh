@@ -116,7 +116,8 @@ for b in $BOOTS; do
 	phase "boot $name ($v${args:+, $args})"
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
 	rc=0
-	"$TOP/scripts/boot.sh" -k "$v" -s 2 -q -t 600 -o "$logdir/boot-$name" \
+	# A 256 MiB DIMM for 58-hotremove (kernels without ACPI never see it).
+	"$TOP/scripts/boot.sh" -k "$v" -s 2 -q -t 600 -o "$logdir/boot-$name" -d 256M \
 		-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true

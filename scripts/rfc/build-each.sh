@@ -40,8 +40,11 @@ mkdir -p "$bout"
 makeargs=(CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
 kmake() { make -s -C "$tree" O="$bout" "${makeargs[@]}" "$@"; }
 
-# build LABEL: configure (olddefconfig keeps the config current as Kconfig
-# files change along the series) and build; prints the result line.
+# build LABEL: configure and build; prints the result line.  Each commit
+# starts from the config made at the series head (config.head) and
+# olddefconfig fits it to that commit's Kconfig: an option an earlier
+# commit lacks (one the series adds) is dropped for that build only, and
+# comes back with the commit that adds it.
 ok=0
 build() {
 	local label=$1 subject=$2 t0 rc=0 logf
@@ -49,7 +52,8 @@ build() {
 	t0=$(date +%s)
 	log "building $label: $subject"
 	{
-		kmake olddefconfig && kmake bzImage modules
+		cp "$bout/config.head" "$bout/.config" &&
+			kmake olddefconfig && kmake bzImage modules
 	} >"$logf" 2>&1 || rc=$?
 	if [ $rc = 0 ]; then
 		printf 'ok      %4ss  %s  %s\n' "$(( $(date +%s) - t0 ))" "$label" "$subject"
@@ -68,6 +72,7 @@ mapfile -t frags <<<"$fl"
 git -C "$tree" checkout -q --detach "$head"
 log "configuring tinyconfig + ${frags[*]##*/} at ${head:0:12} in $bout"
 kconfig_assemble "$variant" "$tree" "$bout" "${makeargs[@]}" -- "${frags[@]}" >/dev/null
+cp "$bout/.config" "$bout/config.head"
 git -C "$tree" checkout -q --detach pristine
 
 echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"

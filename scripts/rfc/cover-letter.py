@@ -552,7 +552,7 @@ def differences():
 
 def design():
     return bullets([
-        "Patches 1 to 6 fix stock 7.3 and stand alone, each with a Fixes: "
+        "Patches 1 to 7 fix stock 7.3 and stand alone, each with a Fixes: "
         "tag. Patch 1 marks a tag ' accurate:no' when a per-cpu area it "
         "allocates goes uncounted (the first chunk keeps no tag "
         "references), instead of showing live areas as nothing. Patch 2 "
@@ -569,12 +569,16 @@ def design():
         "used page-flags bits: where the last cpupid lives outside "
         "page->flags, NR_UNUSED_PAGEFLAG_BITS was short by the whole "
         "shift. Patch 6 tests the compressed mode with static branches "
-        "instead of static_key_enabled() on the page tag hot paths.",
-        "Patch 7 makes page_ext align each user's data to its size (up to "
+        "instead of static_key_enabled() on the page tag hot paths. "
+        "Patch 7 marks the pages of onlined memory untagged before they "
+        "are freed to the buddy allocator, as boot memory's already are: "
+        "with the debug option, the first memory online warned 'alloc_tag "
+        "was not set'.",
+        "Patch 8 makes page_ext align each user's data to its size (up to "
         "a long). Every user today is a multiple of 8 bytes, so nothing "
         "moves; with a 2-byte user, page_table_check's atomic counters "
         "could otherwise straddle a cache line (a split lock).",
-        "Patch 8 numbers the kernel's tags at link time. A host program, "
+        "Patch 9 numbers the kernel's tags at link time. A host program, "
         "scripts/link-tags, runs after the final link of vmlinux, like "
         "sorttable, and reads ELF as sorttable does, through "
         "scripts/elf-parse.c: 32- and 64-bit, either byte order, any "
@@ -587,7 +591,7 @@ def design():
         "generated at prepare time, and the build fails, with the counts, "
         "when the kernel's tags leave fewer than 4096 of the 65536 indices "
         "to modules.",
-        "Patch 9 uses those indices for compressed references. The loader "
+        "Patch 10 uses those indices for compressed references. The loader "
         "moves a module's indices to the module's place after the kernel's "
         "before any of its code runs; decoding stays array indexing. "
         "sysctl.vm.mem_profiling=1,compressed keeps the 16-bit index in "
@@ -607,10 +611,10 @@ def design():
         "PG_hwpoison at any moment; free reads it and leaves the clearing "
         "to the flags store free_pages_prepare() already does; split, "
         "migration and clearing keep cmpxchg.",
-        "Patch 10 adds KUnit tests: the field's place and width, every "
+        "Patch 11 adds KUnit tests: the field's place and width, every "
         "kernel tag's index decoding back to it, the page_ext slot's "
         "alignment, and overflow counting.",
-        "Patch 11 keeps an unloaded module's lines, names copied, in "
+        "Patch 12 keeps an unloaded module's lines, names copied, in "
         "/proc/allocinfo with ' unloaded:yes' (in the style of "
         "' accurate:no') and in the ioctl through a new byte taken from "
         "padding, until all its tags read zero bytes and calls; then its "
@@ -619,16 +623,16 @@ def design():
         "reclaim runs when /proc/allocinfo is opened or a module loads, "
         "never on a timer; the argument that a zero read is final is "
         "written at module_tags_live().",
-        "Patch 12 gives the page-flags form no frame: the free side is "
+        "Patch 13 gives the page-flags form no frame: the free side is "
         "inlined, the allocation side keeps a call that holds only the form "
         "test and the page-flags path, and the page_ext forms get a "
         "function of their own.",
-        "Patch 13 moves what is left of the tag work in ___free_pages() "
+        "Patch 14 moves what is left of the tag work in ___free_pages() "
         "(reading the tail pages' tag, uncounting and clearing them) into "
         "two out-of-line helpers: inline, their reference handles gave "
         "every free a stack frame, profiling enabled or not. With it, "
         "profiling compiled in but disabled costs no more than stock's.",
-        "Patch 14 keeps the static branches of the form test on the "
+        "Patch 15 keeps the static branches of the form test on the "
         "allocation and free paths only. The any-form helpers of the "
         "reference (get, update, put) move out of line, so folio split and "
         "swap, clearing and the rest share one copy of each branch instead "
@@ -636,23 +640,23 @@ def design():
         "sort. Boot profiles (instructions up to /init by function, from "
         "a QEMU TCG plugin) show where the fork's boot differs from "
         "stock's; the patch's message gives what it saved.",
-        "Patch 15 lets the page_ext index form store and read its two "
+        "Patch 16 lets the page_ext index form store and read its two "
         "bytes as the page-flags form does its field, instead of decoding "
         "a reference and encoding it back, and looks page_ext up in a "
         "read-side section of its own: one call a side instead of two.",
-        "Patch 16 lets page_ext_lookup() use its pfn as is, instead of "
+        "Patch 17 lets page_ext_lookup() use its pfn as is, instead of "
         "turning it into a struct page and back.",
-        "Patch 17 reads a tag's counters pointer once per update: the "
+        "Patch 18 reads a tag's counters pointer once per update: the "
         "per-cpu updates are asm statements that clobber memory, so the "
         "second reloaded it. It saves an instruction on every allocation "
         "and free, slab included, in every form.",
-        "Patch 18 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
+        "Patch 19 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
         "free clears it on every page of a block, tail pages included, "
         "and check_new_page() reports a page that reaches allocation with "
         "it set. Before, a tail page freed 'empty' by free_reserved_pages() "
         "kept index 1, and the OR at its next allocation turned every even "
         "index into its neighbour.",
-        "Patch 19 gives a module whose tags find no index its own counters: "
+        "Patch 20 gives a module whose tags find no index its own counters: "
         "only its pages, which carry the overflow line's index, are "
         "counted there; its objects stay on its own lines, which drain "
         "like any module's. Before, an unload with such objects alive "
