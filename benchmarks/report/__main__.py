@@ -37,13 +37,14 @@ def stale(r, inputs):
     if r.has("micro.csv"):
         out += ["micro.csv, perf.csv, boot.csv (%s)" % h for h in r.inputs()
                 if h != inputs]
-    for sub, rows, meta in (("trace", r.trace_rows(), r.trace_meta),
-                            ("bootprof", r.bootprof_rows(),
-                             lambda x: r.bootprof(x)[0])):
-        for x in rows:
-            h = meta(x).get("inputs")
-            if h and h != inputs:
-                out.append("%s/%s (%s)" % (sub, x, h))
+    traced = [("trace/" + ("" if c == "page-0" else c + "/"), x,
+               r.trace_meta(x, c)) for c in r.trace_cases()
+              for x in r.trace_rows(c)]
+    profiled = [("bootprof/", x, r.bootprof(x)[0]) for x in r.bootprof_rows()]
+    for sub, x, meta in traced + profiled:
+        h = meta.get("inputs")
+        if h and h != inputs:
+            out.append("%s%s (%s)" % (sub, x, h))
     return out
 
 

@@ -11,6 +11,7 @@ Every figure the report, the plots and the RFC show comes through here.  A
 file that is needed and missing raises DataError naming it."""
 import csv
 import os
+import re
 import statistics
 
 from . import matrix as matrix_mod
@@ -257,19 +258,36 @@ class Results:
         return (notes, hdr, rows) if hdr else None
 
     # --- traces (make trace) ----------------------------------------------------
-    def trace_rows(self):
-        """Matrix rows with a trace, in matrix order."""
-        return [r for r in self.matrix.names() if self.has("trace", r + ".txt")]
+    # A case is one loop of allocbench: "page-0" (its traces at the top of
+    # trace/), "page-1", "bulk-16" (each in a directory of that name).
+    def trace_cases(self):
+        """The traced cases: page-0 first, then page orders, then bulk."""
+        d = self.path("trace")
+        subs = sorted(x for x in os.listdir(d) if os.path.isdir(
+            os.path.join(d, x))) if os.path.isdir(d) else []
+        key = lambda c: (c.split("-")[0] != "page", int(c.split("-")[1]))
+        cases = [c for c in ["page-0"] + subs
+                 if re.fullmatch(r"(page|bulk)-\d+", c)]
+        return sorted(cases, key=key)
 
-    def trace_meta(self, row):
-        return header_words(self.path("trace", row + ".txt"))
+    def _trace_path(self, row, case):
+        sub = () if case == "page-0" else (case,)
+        return ("trace",) + sub + (row + ".txt",)
 
-    def trace_counts(self, row):
-        """Instructions per function of one traced alloc+free pair, or None."""
-        if not self.has("trace", row + ".txt"):
+    def trace_rows(self, case="page-0"):
+        """Matrix rows with a trace of case, in matrix order."""
+        return [r for r in self.matrix.names()
+                if self.has(*self._trace_path(r, case))]
+
+    def trace_meta(self, row, case="page-0"):
+        return header_words(self.path(*self._trace_path(row, case)))
+
+    def trace_counts(self, row, case="page-0"):
+        """Instructions per function of one traced iteration, or None."""
+        if not self.has(*self._trace_path(row, case)):
             return None
         counts = {}
-        with open(self.path("trace", row + ".txt")) as f:
+        with open(self.path(*self._trace_path(row, case))) as f:
             for line in f:
                 if line.startswith("#"):
                     continue

@@ -1,15 +1,20 @@
 #!/bin/bash
-# Where the instructions of one order-0 alloc_pages()+__free_pages() pair
-# go, function by function, for each row of benchmarks/matrix.txt
-# ('make trace').  Boots the row's kernel under QEMU TCG with -icount and a
-# gdbstub, starts allocbench's hot page loop, single-steps one iteration
-# with gdb, and keeps the addresses (raw data) with the symbol of each in
-# results/trace/ROW.txt, with the inputs hash of what it measured
-# (benchmarks/lib.sh); 'make report' writes results/trace/README.md.
+# Where the instructions of one page alloc+free go, function by function,
+# for each row of benchmarks/matrix.txt and each case ('make trace').
+# Boots the row's kernel under QEMU TCG with -icount and a gdbstub, starts
+# one of allocbench's hot loops, single-steps one iteration with gdb, and
+# keeps the addresses (raw data) with the symbol of each in
+# results/trace/ROW.txt (case page-0) or results/trace/CASE/ROW.txt, with
+# the inputs hash of what it measured (benchmarks/lib.sh); 'make report'
+# writes results/trace/README.md.
+# Cases (CASES): page-N, one alloc_pages(GFP_KERNEL, N) + __free_pages()
+# (an iteration starts in __alloc_frozen_pages_noprof, which every 7.3 page
+# allocation enters); bulk-N, one alloc_pages_bulk() of N pages and their N
+# __free_page() calls (it starts in alloc_pages_bulk_noprof).
 # Environment: ROWS (names from the matrix; default the rows over off, not
-# the distro rows, whose baseline is another config), TRACE_SYM (where an iteration starts; default
-# __alloc_frozen_pages_noprof, which every 7.3 page allocation enters), RESULTS, MATRIX,
-# NO_BUILD=1.
+# the distro rows, whose baseline is another config), CASES (default
+# "page-0 page-1 bulk-16", the benchmark's orders 0 and 1 and its bulk
+# size), RESULTS, MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -34,19 +39,43 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+cases=${CASES:-page-0 page-1 bulk-16}
+for c in $cases; do
+	case $c in
+	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]) ;;
+	*) die "CASES: '$c' is neither page-ORDER nor bulk-PAGES" ;;
+	esac
+done
+# Where a case's traces go: page-0 stays at the top, as it always was.
+case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
+case_what() {
+	case $1 in
+	page-*) echo "one order-${1#page-} alloc_pages()+__free_pages() iteration of allocbench" ;;
+	bulk-*) echo "one alloc_pages_bulk() of ${1#bulk-} pages and their __free_page() calls, an iteration of allocbench" ;;
+	esac
+}
+
+njobs=$(( $(echo $rows | wc -w) * $(echo $cases | wc -w) ))
+n=0
+for c in $cases; do
+mode=${c%-*} arg=${c#*-}
+case $mode in
+page) sym=__alloc_frozen_pages_noprof ;;
+bulk) sym=alloc_pages_bulk_noprof ;;
+esac
 # The guest loads allocbench, says so, and runs a loop long enough for gdb
 # to attach and step (the stepping holds the guest still meanwhile).
-guest='insmod /modules/allocbench.ko && echo @@START &&
-echo "page 0 3000000" >/sys/kernel/debug/allocbench/run'
-
-n=0
+guest="insmod /modules/allocbench.ko && echo @@START &&
+echo '$mode $arg 3000000' >/sys/kernel/debug/allocbench/run"
+cdir=$(case_dir "$c")
+mkdir -p "$cdir"
 for row in $rows; do
 	n=$((n + 1))
 	kernel=$(matrix_field "$row" kernel)
 	args=$(matrix_field "$row" args)
-	log "[$n/$(echo $rows | wc -w)] $row: kernel $kernel, ${args/#-/no extra arguments}"
+	log "[$n/$njobs] $c, $row: kernel $kernel, ${args/#-/no extra arguments}"
 	kb=$BUILD/kernel-$kernel
-	logdir=$BUILD/trace/$row
+	logdir=$BUILD/trace/$c/$row
 	rm -rf "$logdir" && mkdir -p "$logdir"
 	port=$(free_port)
 	append=(-A nolapic_timer)
@@ -59,21 +88,23 @@ for row in $rows; do
 		sleep 0.5
 	done
 	rc=0
-	TRACE_PORT=$port TRACE_OUT=$logdir/pcs timeout 900 gdb -q -batch -nx \
+	TRACE_SYM=$sym TRACE_PORT=$port TRACE_OUT=$logdir/pcs timeout 900 gdb -q -batch -nx \
 		-ex "file $kb/vmlinux" -x "$tdir/gdb-step.py" >"$logdir/gdb.log" 2>&1 || rc=$?
 	wait $boot || { cat "$logdir/boot.err" >&2; die "$row: guest failed; logs in $logdir"; }
 	[ $rc = 0 ] && [ -s "$logdir/pcs" ] || { tail "$logdir/gdb.log" >&2; die "$row: gdb failed ($rc)"; }
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
 		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		echo "# one order-0 alloc_pages()+__free_pages() iteration of allocbench: address symbol"
+		echo "# case=$c $(case_what "$c"): address symbol"
 		python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs"
-	} >"$out/$row.txt.tmp"
-	mv "$out/$row.txt.tmp" "$out/$row.txt"
-	log "$row: $(grep -vc '^#' "$out/$row.txt") instructions"
+	} >"$cdir/$row.txt.tmp"
+	mv "$cdir/$row.txt.tmp" "$cdir/$row.txt"
+	log "$c, $row: $(grep -vc '^#' "$cdir/$row.txt") instructions"
+done
 done
 # Traces of rows the matrix no longer has would only mislead.
-for f in "$out"/*.txt; do
+for f in "$out"/*.txt "$out"/*/*.txt; do
+	[ -f "$f" ] || continue
 	r=$(basename "$f" .txt)
 	matrix_rows | awk -v r="$r" '$1 == r { found = 1 } END { exit !found }' || rm -f "$f"
 done
