@@ -661,6 +661,12 @@ def design():
         "counted there; its objects stay on its own lines, which drain "
         "like any module's. Before, an unload with such objects alive "
         "freed the counters they still pointed at.",
+        "Patch 21 adds tools/mm/alloctop, a top(1) for /proc/allocinfo: "
+        "the sites holding the most, by bytes, calls, name or change, with "
+        "the change and its rate between updates, summed by top-level "
+        "directory or by module, filtered by the ioctl in the kernel; it "
+        "falls back to the text where the ioctl is missing, and writes "
+        "plain text or CSV for scripts.",
         "The boot syntax and the format of /proc/allocinfo are otherwise "
         "unchanged.",
     ])
