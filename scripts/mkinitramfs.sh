@@ -1,8 +1,9 @@
 #!/bin/bash
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
-# guest scripts and programs, upstream's allocinfo ioctl selftest (when the
-# variant's source has one), the variant's out-of-tree modules, the benchmark
-# programs and, with --perf, perf and the shared libraries it loads.  For
+# guest scripts and programs, upstream's allocinfo ioctl selftest and the
+# series' tools/mm/alloctop (when the variant's source has them), the
+# variant's out-of-tree modules, the benchmark programs and, with --perf,
+# perf and the shared libraries it loads.  For
 # the variant's architecture (its built .config, else its fragment): on
 # arm64 busybox is Debian's arm64 busybox-static (scripts/busybox-deb.sh),
 # the programs are cross-compiled, and the benchmark programs and perf (host
@@ -72,6 +73,12 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
 			die "building $prog against $ksrc's UAPI headers failed"
 	done
+	# alloctop, where the series has it (tools/mm/alloctop.c).
+	if [ -f "$ksrc/tools/mm/alloctop.c" ]; then
+		"$cc" -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
+			-o "$root/guest/progs/alloctop" "$ksrc/tools/mm/alloctop.c" ||
+			die "building $ksrc/tools/mm/alloctop.c failed"
+	fi
 fi
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 # In-tree test modules the guest tests load (built by debug.config).
