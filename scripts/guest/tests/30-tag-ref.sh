@@ -39,8 +39,10 @@ else
 fi
 
 bytes=$(dmesg | sed -n 's/.*allocated \([0-9]*\) bytes of page_ext.*/\1/p')
-pages=$(( $(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 4 ))
-# page_ext covers every spanned page: a little more than MemTotal.
+# page_ext covers every page the zones span, up to whole sections (a DIMM
+# left offline spans none); MemTotal, less what the kernel reserves, would
+# depend on the config.
+pages=$(awk '$1 == "spanned" { n += $2 } END { print n }' /proc/zoneinfo)
 per_page() {
 	[ -n "$bytes" ] && [ $((bytes / $1)) -ge $pages ] &&
 		[ $((bytes / $1)) -le $((pages * 21 / 20)) ]
