@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
 # guest scripts and programs, upstream's allocinfo ioctl selftest and the
-# series' tools/mm/alloctop (when the variant's source has them), the
+# series' tools/mm/alloctop (the selftest when the variant's source has it), the
 # variant's out-of-tree modules, the benchmark programs and, with --perf,
 # perf and the shared libraries it loads.  For
 # the variant's architecture (its built .config, else its fragment): on
@@ -73,11 +73,13 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
 			die "building $prog against $ksrc's UAPI headers failed"
 	done
-	# alloctop, where the series has it (tools/mm/alloctop.c).
-	if [ -f "$ksrc/tools/mm/alloctop.c" ]; then
+	# The series' alloctop (tools/mm/alloctop.c), in every variant's
+	# initramfs alike: a measured boot unpacks the same bytes for stock
+	# and fork (stock 7.3 has the ioctl it reads).
+	if [ -f "$FORK_SRC/tools/mm/alloctop.c" ]; then
 		"$cc" -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
-			-o "$root/guest/progs/alloctop" "$ksrc/tools/mm/alloctop.c" ||
-			die "building $ksrc/tools/mm/alloctop.c failed"
+			-o "$root/guest/progs/alloctop" "$FORK_SRC/tools/mm/alloctop.c" ||
+			die "building $FORK_SRC/tools/mm/alloctop.c failed"
 	fi
 fi
 find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
