@@ -15,7 +15,8 @@
 # the script fail (after writing everything, so the reasons are on disk).
 #
 # Environment: RFC_BUILD=0 skips build-each.sh (the cover letter then says
-# the per-patch builds were not checked); RFC_VARIANT (default fork) is the
+# the per-patch builds were not checked); RFC_BUILD_EACH=FILE takes
+# build-each.sh's output from FILE, run earlier on the same series head; RFC_VARIANT (default fork) is the
 # guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
 # kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
 # nothing is checked out for it).
@@ -89,7 +90,15 @@ fi
 
 # Each patch builds on its own.
 bfail=0
-if [ "${RFC_BUILD:-1}" != 0 ]; then
+if [ -n "${RFC_BUILD_EACH:-}" ]; then
+	# A build-each.sh output of this very series head, taken earlier.
+	grep -q "series head $(git -C "$KSRC" rev-parse --short=12 "$rhead")," "$RFC_BUILD_EACH" ||
+		die "$RFC_BUILD_EACH: not build-each.sh's output for $rhead"
+	cp "$RFC_BUILD_EACH" "$tmp/build-each.txt"
+	grep -q '^FAILED' "$tmp/build-each.txt" && bfail=1
+	grep -q '^build-each: base .* patches build on their own$' "$tmp/build-each.txt" ||
+		die "$RFC_BUILD_EACH: incomplete"
+elif [ "${RFC_BUILD:-1}" != 0 ]; then
 	RFC_HEAD=$rhead "$TOP/scripts/rfc/build-each.sh" >"$tmp/build-each.txt" || bfail=1
 else
 	echo "not checked (RFC_BUILD=0)" >"$tmp/build-each.txt"
