@@ -1,13 +1,12 @@
 #!/bin/bash
 # Build the guest's initramfs (uncompressed newc cpio): static busybox, the
-# guest scripts and programs, upstream's allocinfo ioctl selftest and the
-# series' tools/mm/alloctop (the selftest when the variant's source has it), the
-# variant's out-of-tree modules, the benchmark programs and, with --perf,
-# perf and the shared libraries it loads.  For
-# the variant's architecture (its built .config, else its fragment): on
-# arm64 busybox is Debian's arm64 busybox-static (scripts/busybox-deb.sh),
-# the programs are cross-compiled, and the benchmark programs and perf (host
-# binaries) are left out.
+# guest scripts and programs, upstream's allocinfo ioctl selftest (when the
+# variant's source has one) and the series' tools/mm/alloctop, the variant's
+# out-of-tree modules, the benchmark programs and, with --perf, perf and the
+# shared libraries it loads.  For the variant's architecture (its built
+# .config, else its fragment): on arm64 busybox is Debian's arm64
+# busybox-static (scripts/busybox-deb.sh), the programs are cross-compiled,
+# and the benchmark programs and perf (host binaries) are left out.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
 . "$(dirname "$0")/lib.sh"

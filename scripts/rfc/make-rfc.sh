@@ -16,8 +16,8 @@
 #
 # Environment: RFC_BUILD=0 skips build-each.sh (the cover letter then says
 # the per-patch builds were not checked); RFC_BUILD_EACH=FILE takes
-# build-each.sh's output from FILE, run earlier on the same series head; RFC_VARIANT (default fork) is the
-# guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
+# build-each.sh's output from FILE, run earlier on the same series head;
+# RFC_VARIANT (default fork) is the guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
 # kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
 # nothing is checked out for it).
 set -eu
