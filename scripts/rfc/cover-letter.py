@@ -550,35 +550,69 @@ def differences():
     ])
 
 
-def design():
+class Series:
+    """The posted patches in order, from format-patch's files in WORK-DIR:
+    the prose names a patch by a piece of its subject, never by a number
+    written by hand, so that inserting a patch renumbers the text."""
+
+    def __init__(self, work):
+        self.subjects, fixes = [], []
+        for name in sorted(os.listdir(work)):
+            if not name.endswith(".patch") or name.startswith("0000-"):
+                continue
+            with open(os.path.join(work, name)) as f:
+                text = f.read()
+            m = re.search(r"^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)", text, re.M)
+            if not m:
+                sys.exit("cover-letter.py: %s: no Subject: line" % name)
+            self.subjects.append(" ".join(m.group(1).split()))
+            fixes.append(re.search(r"^Fixes: ", text, re.M) is not None)
+        # The upstream fixes come first: count them up to the first patch
+        # without a Fixes: tag.
+        self.fixes = (fixes + [False]).index(False)
+
+    def patch(self, key):
+        """'Patch N', N the one patch whose subject contains key."""
+        if not self.subjects:
+            return "A patch"
+        hits = [i + 1 for i, s in enumerate(self.subjects) if key in s]
+        if len(hits) != 1:
+            sys.exit("cover-letter.py: %d patches' subjects contain %r; "
+                     "the design section names each patch by a unique "
+                     "piece of its subject" % (len(hits), key))
+        return "Patch %d" % hits[0]
+
+
+def design(ser):
+    p = ser.patch
     return bullets([
-        "Patches 1 to 7 fix stock 7.3 and stand alone, each with a Fixes: "
-        "tag. Patch 1 marks a tag ' accurate:no' when a per-cpu area it "
+        "Patches 1 to %d fix stock 7.3" % ser.fixes + " and stand alone, each with a Fixes: "
+        "tag. " + p('mark a tag inaccurate when its per-cpu') + " marks a tag ' accurate:no' when a per-cpu area it "
         "allocates goes uncounted (the first chunk keeps no tag "
-        "references), instead of showing live areas as nothing. Patch 2 "
+        "references), instead of showing live areas as nothing. " + p('leave ZONE_DEVICE folios') + " "
         "leaves ZONE_DEVICE folios out of tag swaps: device pages carry no "
         "tag, and with compressed references their clear field read as a "
         "tag that was never set (a debug warning on every page migrated "
-        "to or from device-private memory). Patch 3 sets up a module's "
+        "to or from device-private memory). " + p('set up allocation tags before parsing') + " sets up a module's "
         "allocation tags before parse_args(), so that no code of the "
         "module, parameter callbacks included, can reach a tag that is "
-        "not ready (an oops today). Patch 4 stops ___free_pages() from "
+        "not ready (an oops today). " + p("look up a freed page's tag only for its tail") + " stops ___free_pages() from "
         "looking up the tag of an order-0 or compound page, which it threw "
         "away: only the tail pages of a non-compound high-order page need "
-        "it. Patch 5 counts LAST_CPUPID's width, not its shift, among the "
+        "it. " + p("count LAST_CPUPID's page-flags width") + " counts LAST_CPUPID's width, not its shift, among the "
         "used page-flags bits: where the last cpupid lives outside "
         "page->flags, NR_UNUSED_PAGEFLAG_BITS was short by the whole "
-        "shift. Patch 6 tests the compressed mode with static branches "
+        "shift. " + p('test the compressed mode with a static branch') + " tests the compressed mode with static branches "
         "instead of static_key_enabled() on the page tag hot paths. "
-        "Patch 7 marks the pages of onlined memory untagged before they "
+        "" + p('mark onlined pages as untagged') + " marks the pages of onlined memory untagged before they "
         "are freed to the buddy allocator, as boot memory's already are: "
         "with the debug option, the first memory online warned 'alloc_tag "
         "was not set'.",
-        "Patch 8 makes page_ext align each user's data to its size (up to "
+        "" + p("keep every user's data naturally aligned") + " makes page_ext align each user's data to its size (up to "
         "a long). Every user today is a multiple of 8 bytes, so nothing "
         "moves; with a 2-byte user, page_table_check's atomic counters "
         "could otherwise straddle a cache line (a split lock).",
-        "Patch 9 numbers the kernel's tags at link time. A host program, "
+        "" + p('number allocation tags at link time') + " numbers the kernel's tags at link time. A host program, "
         "scripts/link-tags, runs after the final link of vmlinux, like "
         "sorttable, and reads ELF as sorttable does, through "
         "scripts/elf-parse.c: 32- and 64-bit, either byte order, any "
@@ -591,7 +625,7 @@ def design():
         "generated at prepare time, and the build fails, with the counts, "
         "when the kernel's tags leave fewer than 4096 of the 65536 indices "
         "to modules.",
-        "Patch 10 uses those indices for compressed references. The loader "
+        "" + p('compressed tag references by link-time index') + " uses those indices for compressed references. The loader "
         "moves a module's indices to the module's place after the kernel's "
         "before any of its code runs; decoding stays array indexing. "
         "sysctl.vm.mem_profiling=1,compressed keeps the 16-bit index in "
@@ -611,10 +645,10 @@ def design():
         "PG_hwpoison at any moment; free reads it and leaves the clearing "
         "to the flags store free_pages_prepare() already does; split, "
         "migration and clearing keep cmpxchg.",
-        "Patch 11 adds KUnit tests: the field's place and width, every "
+        "" + p('KUnit tests for compressed tag references') + " adds KUnit tests: the field's place and width, every "
         "kernel tag's index decoding back to it, the page_ext slot's "
         "alignment, and overflow counting.",
-        "Patch 12 keeps an unloaded module's lines, names copied, in "
+        "" + p("keep an unloaded module's lines") + " keeps an unloaded module's lines, names copied, in "
         "/proc/allocinfo with ' unloaded:yes' (in the style of "
         "' accurate:no') and in the ioctl through a new byte taken from "
         "padding, until all its tags read zero bytes and calls; then its "
@@ -623,16 +657,16 @@ def design():
         "reclaim runs when /proc/allocinfo is opened or a module loads, "
         "never on a timer; the argument that a zero read is final is "
         "written at module_tags_live().",
-        "Patch 13 gives the page-flags form no frame: the free side is "
+        "" + p('give the page-flags form of page tag accounting no frame') + " gives the page-flags form no frame: the free side is "
         "inlined, the allocation side keeps a call that holds only the form "
         "test and the page-flags path, and the page_ext forms get a "
         "function of their own.",
-        "Patch 14 moves what is left of the tag work in ___free_pages() "
+        "" + p('keep the tail-page tag work of ___free_pages() out of line') + " moves what is left of the tag work in ___free_pages() "
         "(reading the tail pages' tag, uncounting and clearing them) into "
         "two out-of-line helpers: inline, their reference handles gave "
         "every free a stack frame, profiling enabled or not. With it, "
         "profiling compiled in but disabled costs no more than stock's.",
-        "Patch 15 keeps the static branches of the form test on the "
+        "" + p('patch the form test only on the allocation and free paths') + " keeps the static branches of the form test on the "
         "allocation and free paths only. The any-form helpers of the "
         "reference (get, update, put) move out of line, so folio split and "
         "swap, clearing and the rest share one copy of each branch instead "
@@ -640,28 +674,34 @@ def design():
         "sort. Boot profiles (instructions up to /init by function, from "
         "a QEMU TCG plugin) show where the fork's boot differs from "
         "stock's; the patch's message gives what it saved.",
-        "Patch 16 lets the page_ext index form store and read its two "
+        "" + p('write and read a page_ext index directly') + " lets the page_ext index form store and read its two "
         "bytes as the page-flags form does its field, instead of decoding "
         "a reference and encoding it back, and looks page_ext up in a "
         "read-side section of its own: one call a side instead of two.",
-        "Patch 17 lets page_ext_lookup() use its pfn as is, instead of "
+        "" + p('look a pfn up without a round trip') + " lets page_ext_lookup() use its pfn as is, instead of "
         "turning it into a struct page and back.",
-        "Patch 18 reads a tag's counters pointer once per update: the "
+        "" + p("read a tag's counters pointer once per update") + " reads a tag's counters pointer once per update: the "
         "per-cpu updates are asm statements that clobber memory, so the "
         "second reloaded it. It saves an instruction on every allocation "
         "and free, slab included, in every form.",
-        "Patch 19 makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
+        "" + p("clear a page's tag index with the flags checked") + " makes the index field part of PAGE_FLAGS_CHECK_AT_PREP: "
         "free clears it on every page of a block, tail pages included, "
         "and check_new_page() reports a page that reaches allocation with "
         "it set. Before, a tail page freed 'empty' by free_reserved_pages() "
         "kept index 1, and the OR at its next allocation turned every even "
         "index into its neighbour.",
-        "Patch 20 gives a module whose tags find no index its own counters: "
+        "" + p("count an overflowed module's pages on the overflow line") + " gives a module whose tags find no index its own counters: "
         "only its pages, which carry the overflow line's index, are "
         "counted there; its objects stay on its own lines, which drain "
         "like any module's. Before, an unload with such objects alive "
         "freed the counters they still pointed at.",
-        "Patch 21 adds tools/mm/alloctop, a top(1) for /proc/allocinfo: "
+        "" + p("take a high-order page's tag index with one load") + " "
+        "lets ___free_pages() take the tag of a non-compound high-order "
+        "page, which it needs before it drops its reference, as the raw "
+        "index, one load of page->flags, decoded only if it frees the tail "
+        "pages itself; before, every such free decoded it through the "
+        "out-of-line reference handles.",
+        "" + p('add alloctop') + " adds tools/mm/alloctop, a top(1) for /proc/allocinfo: "
         "the sites holding the most, by bytes, calls, name or change, with "
         "the change and its rate between updates, summed by top-level "
         "directory or by module, filtered by the ioctl in the kernel; it "
@@ -691,7 +731,7 @@ def main():
     out.append(heading("Problem").lstrip("\n"))
     out.append(problem(res, series))
     out.append(heading("Design"))
-    out.append(design())
+    out.append(design(Series(work)))
     out.append(heading("How this differs from upstream's compressed mode"))
     out.append(differences())
     out.append(heading("Measured against upstream"))
