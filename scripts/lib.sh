@@ -15,10 +15,16 @@ KCFGPKG=linux-config-$KSERIES
 # Debian suite that serves KPKG, fetched through a private apt
 # configuration under $CACHE/apt: the machine's apt sources stay untouched.
 KSUITE=${KSUITE:-trixie-backports}
-# Two trees from one tarball: the fork (series applied; a git repo whose
-# tag "pristine" is the untouched tree) and stock (a worktree of pristine).
+# The trees of one tarball: the fork (series applied; a git repo whose tag
+# "pristine" is the untouched tree), stock (a worktree of pristine), fixes
+# (a worktree of the fork at the last of the series' leading patches with a
+# Fixes: tag: stock 7.3 with the upstream fixes only), and bootnum (the
+# series with benchmarks/kernel/number-tags-at-boot.patch: tags numbered at
+# boot instead of at link time, for the attribution rows only).
 FORK_SRC=${FORK_SRC:-$BUILD/fork}
 STOCK_SRC=${STOCK_SRC:-$BUILD/stock}
+FIXES_SRC=${FIXES_SRC:-$BUILD/fixes}
+BOOTNUM_SRC=${BOOTNUM_SRC:-$BUILD/bootnum}
 KSRC=${KSRC:-$FORK_SRC}
 
 # apt_private DIR: a private apt configuration in DIR (DIR/sources.list,
@@ -57,14 +63,17 @@ series_hash() {
 		sha256sum | cut -d' ' -f1
 }
 
-# The source tree a variant builds from: "# tree: stock|fork" in its fragment.
+# The source tree a variant builds from: "# tree: stock|fixes|fork|bootnum"
+# in its fragment.
 variant_tree() {
 	local t
 	t=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
 	case $t in
 	stock) echo "$STOCK_SRC" ;;
+	fixes) echo "$FIXES_SRC" ;;
 	fork) echo "$FORK_SRC" ;;
-	*) die "kernel/configs/$1.config names no '# tree: stock|fork'" ;;
+	bootnum) echo "$BOOTNUM_SRC" ;;
+	*) die "kernel/configs/$1.config names no '# tree: stock|fixes|fork|bootnum'" ;;
 	esac
 }
 

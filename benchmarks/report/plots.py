@@ -67,8 +67,8 @@ def lead(r, dat, judged):
                     vals.append("?" if v is None or off is None
                                 else "%.1f" % (v - off))
             f.write('"%s / %s" %s\n' % (row, peer, " ".join(vals)))
-    titles = ["fork, module site", "stock peer, module site",
-              "fork, kernel site", "stock peer, kernel site"]
+    titles = ["row, module site", "stock peer, module site",
+              "row, kernel site", "stock peer, kernel site"]
     plot = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
                      for i, t in enumerate(titles))
     return HISTOGRAMS + """set ylabel 'instructions over off per order-0 alloc+free'

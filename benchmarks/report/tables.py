@@ -243,7 +243,7 @@ def lead(r, judged):
     cols = [over(data.MODULE_SITE), over(data.KERNEL_SITE),
             cache_fig(data.MODULE_SITE, "op_lines"),
             cache_fig(data.WORKING_SET, "l2"), ext]
-    hdr = ["fork form / stock peer",
+    hdr = ["row / stock peer",
            "instr. over off, module site", "instr. over off, kernel site",
            "lines/op, hot", "L2 misses/op, working set",
            "page_ext per GiB", "target verdicts"]

@@ -1,6 +1,6 @@
 """The English of results/README.md and of the headline block in the
 top-level README.md, around the tables of tables.py."""
-from . import data, tables
+from . import attribution, data, tables
 from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
@@ -127,7 +127,7 @@ def readme(r, judged, plots):
              "rebuild these tables from the CSVs. Do not edit by hand.\n")
     if r.rows:
         s.append("## The fork against stock 7.3\n")
-        s.append("Each cell is fork / peer. Order-0 page alloc+free: "
+        s.append("Each cell is row / peer. Order-0 page alloc+free: "
                  "guest instructions under icount (1 GiB guest) over "
                  "profiling compiled out (`off`), with the tag at a "
                  "module call site (`alloc_pages()` in the benchmark "
@@ -168,6 +168,21 @@ def readme(r, judged, plots):
                  "[trace/README.md](trace/README.md), and what would "
                  "remove the rest:\n")
         s.append(nm + "\n")
+    if any(x in r.rows for g in attribution.groups(r) for x in g[1:-1]):
+        s.append("## Where the gain over stock comes from\n")
+        s.append("Per form: stock 7.3, stock with only the series' upstream "
+                 "fixes (its leading patches with a `Fixes:` tag, kernel "
+                 "`stock-fixes-bench`; none of them needs an index), the "
+                 "fork with the kernel's tags numbered by a loop at boot "
+                 "instead of by `scripts/link-tags` (`fork-bench-bootnum`, "
+                 "`benchmarks/kernel/number-tags-at-boot.patch`), and the "
+                 "fork. Instructions under icount over `%s` (1 GiB "
+                 "guest; bulk: `alloc_pages_bulk()` of 16 pages and their "
+                 "frees, per page), and to `/init` against the group's "
+                 "stock row; the last column is what the row's kernel "
+                 "checks when it is built rather than at boot.\n"
+                 % r.matrix.main)
+        s.append(md((attribution.header(r), attribution.cells(r))) + "\n")
     s.append("## Microbenchmark: instructions per alloc+free "
              "(icount)\n")
     s.append("`allocbench` module, 1 GiB guest. One op = one allocation "

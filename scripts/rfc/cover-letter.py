@@ -29,7 +29,7 @@ import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
-from benchmarks.report import data, matrix, survey  # noqa: E402
+from benchmarks.report import attribution, data, matrix, survey  # noqa: E402
 
 SUBJECT = ("mm/alloc_tag: link-time tag indices in page flags, "
            "with a page_ext fallback")
@@ -424,6 +424,27 @@ def trace_summary(res, series):
         [False, True, False], table)])
 
 
+def gain(res, ser):
+    """The attribution table of results/README.md: stock, stock with the
+    series' upstream fixes, and the fork, per form."""
+    fixes = [x for g in attribution.groups(res) for x in g[1:-1]]
+    if not any(x in res.rows for x in fixes):
+        return wrap("Not measured: results/ has no %s row (run 'make "
+                    "bench')." % listing(fixes, "or"))
+    header, right, rows = plain((attribution.header(res),
+                                 attribution.cells(res)))
+    return "\n".join([wrap(
+        "Why link time? Per form: stock, stock with only patches 1 to %d "
+        "(the upstream fixes, which need no index), the series with the "
+        "kernel's tags numbered by a loop at boot instead of by "
+        "scripts/link-tags (fork-bootnum, not posted), and the series. "
+        "Guest instructions over 'off' per alloc+free pair from a module "
+        "(bulk: per page of a 16-page alloc_pages_bulk()), instructions "
+        "to /init against stock, and what each kernel checks when it is "
+        "built:" % ser.fixes), "",
+        plain_table([clean(h) for h in header], right, rows)])
+
+
 # --- surveys and checks ------------------------------------------------------
 
 def pageflags(res):
@@ -717,6 +738,7 @@ def main():
     env = os.environ
     n = int(env["RFC_N"])
     series = env.get("RFC_SERIES") or series_of(env["RFC_KVER"])
+    ser = Series(work)
     out = []
     if n == 0:
         out.append(wrap(
@@ -731,11 +753,13 @@ def main():
     out.append(heading("Problem").lstrip("\n"))
     out.append(problem(res, series))
     out.append(heading("Design"))
-    out.append(design(Series(work)))
+    out.append(design(ser))
     out.append(heading("How this differs from upstream's compressed mode"))
     out.append(differences())
     out.append(heading("Measured against upstream"))
     out.append(measured(res, series))
+    out.append(heading("Where the gain over stock comes from"))
+    out.append(gain(res, ser))
     out.append(heading("Where the instructions go"))
     out.append(trace_summary(res, series))
     out.append(heading("Page-flag budget"))

@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import data, matrix, targets
+from benchmarks.report import attribution, data, matrix, targets
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -211,6 +211,29 @@ class TargetsTest(Fixture):
         targets.write(os.path.join(self.d, "targets.csv"), judged)
         self.assertEqual(data.Results(self.d, self.m).csv("targets.csv"),
                          judged)
+
+
+class AttributionTest(Fixture):
+    def test_cells(self):
+        r = self.results()
+        groups = [["stock-a", "fork-b", "fork-a"], ["stock-a", "absent"]]
+        with mock.patch.object(attribution, "GROUPS", groups), \
+                mock.patch.dict(attribution.BUILD_CHECKS,
+                                {"fork-bench": "link"}):
+            self.assertEqual(attribution.groups(r), groups[:1])
+            cells = attribution.cells(r)
+            self.assertEqual(len(attribution.header(r)), len(cells[0]))
+        # Over off's 600/640; order 1 and bulk are not in the fixture; boot
+        # against the group's stock row (200 instructions).
+        self.assertEqual(cells[0][:3], ["stock-a", "+300.0 (+50.0%)",
+                                        "+300.0 (+46.9%)"])
+        self.assertEqual(cells[0][3:5], ["not measured"] * 2)
+        self.assertEqual(cells[0][5:], ["0.00M", "none: at boot, tags too "
+                                        "many for the spare page-flag bits "
+                                        "switch compressed profiling off"])
+        self.assertEqual(cells[1][1], "+200.0 (+33.3%)")
+        self.assertEqual(cells[1][5:], ["+0.00M (+0.50%)", "link"])
+        self.assertEqual(cells[2][5], "-0.00M (-5.00%)")
 
 
 class RenderTest(Fixture):
