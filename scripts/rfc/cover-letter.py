@@ -722,6 +722,11 @@ def design(ser):
         "index, one load of page->flags, decoded only if it frees the tail "
         "pages itself; before, every such free decoded it through the "
         "out-of-line reference handles.",
+        "" + p("count a bulk allocation's pages on their tag once") + " "
+        "lets alloc_pages_bulk() work out the tag's bits once a call in "
+        "the page-flags form, OR them into each page and count all its "
+        "pages on the tag when the call is done, instead of a call, a "
+        "lookup and two counter updates a page.",
         "" + p('add alloctop') + " adds tools/mm/alloctop, a top(1) for /proc/allocinfo: "
         "the sites holding the most, by bytes, calls, name or change, with "
         "the change and its rate between updates, summed by top-level "
