@@ -71,3 +71,53 @@ def cells(r):
             line.append(BUILD_CHECKS.get(m.kernel, "-"))
             out.append(line)
     return out
+
+
+def _pair(r, row, other):
+    """(order-0 module-site instructions, boot instructions) of row minus
+    other's, and other's boot instructions; None if either is missing."""
+    a, b = (r.micro_icount(x, data.MODULE_SITE) for x in (row, other))
+    ba, bb = (r.boot_icount(x, BOOT_MIB) for x in (row, other))
+    if None in (a, b, ba, bb):
+        return None
+    return a - b, int(ba["init_ns"]) - int(bb["init_ns"]), int(bb["init_ns"])
+
+
+def findings(r):
+    """The table in sentences, computed from it: per group, what the fixes
+    take off stock's overhead; and what numbering at boot instead of at
+    link time changes against the fork."""
+    out = []
+    for g in groups(r):
+        stock, fork = g[0], g[-1]
+        base = r.matrix[stock].baseline
+        fixes = [x for x in g[1:-1] if r.matrix[x].kernel == "stock-fixes-bench"]
+        v = {x: r.micro_icount(x, data.MODULE_SITE)
+             for x in [base, stock, fork] + fixes}
+        if fixes and None not in v.values() and v[stock] > v[base]:
+            f = fixes[0]
+            added = v[stock] - v[base]
+            out.append(
+                "`%s` adds %.1f instructions over `%s` (order 0, module "
+                "site); the upstream fixes alone (`%s`) take %.1f of them "
+                "off (%.0f%%), the rest of the series %.1f more (%.0f%%)." % (
+                    stock, added, base, f, v[stock] - v[f],
+                    100.0 * (v[stock] - v[f]) / added, v[f] - v[fork],
+                    100.0 * (v[f] - v[fork]) / added))
+        boot = [x for x in g[1:-1] if r.matrix[x].kernel == "fork-bench-bootnum"]
+        p = _pair(r, boot[0], fork) if boot else None
+        if p:
+            hot, d, total = p
+            slow = abs(hot) >= 0.5 or abs(d) * 1000 >= total
+            out.append(
+                "Numbering the kernel's tags at boot (`%s`) instead of at "
+                "link time (`%s`) changes the order-0 pair by %+.1f "
+                "instructions and the boot to `/init` by %+d (%+.3f%%): %s" % (
+                    boot[0], fork, hot, d, 100.0 * d / total,
+                    "link time is worth that much in speed." if slow else
+                    "link time is not about speed. What it buys is the "
+                    "check at build time: a kernel whose tags leave too "
+                    "few indices for modules fails to build, with the "
+                    "counts, instead of booting with compressed references "
+                    "switched off."))
+    return out

@@ -183,6 +183,9 @@ def readme(r, judged, plots):
                  "checks when it is built rather than at boot.\n"
                  % r.matrix.main)
         s.append(md((attribution.header(r), attribution.cells(r))) + "\n")
+        found = attribution.findings(r)
+        if found:
+            s.append("\n".join("- " + x for x in found) + "\n")
     s.append("## Microbenchmark: instructions per alloc+free "
              "(icount)\n")
     s.append("`allocbench` module, 1 GiB guest. One op = one allocation "

@@ -10,7 +10,9 @@
 # closing "build-each: N of M patches build" line; exit status 1 when one
 # fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).
 # Usage: scripts/rfc/build-each.sh   (RFC_HEAD=REF: pristine..REF instead
-# of pristine..HEAD; RFC_VARIANT=fork: the variant fragment)
+# of pristine..HEAD; RFC_VARIANT=fork: the variant fragment; RFC_FROM=N:
+# build patches N and on only, on patch N-1 as the base: for a series that
+# grew at its end since a full run, whose output goes before this one's)
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -23,6 +25,17 @@ git -C "$KSRC" rev-parse -q --verify pristine >/dev/null || die "$KSRC has no 'p
 head=$(git -C "$KSRC" rev-parse "${RFC_HEAD:-HEAD}^{commit}") || die "no commit '${RFC_HEAD:-HEAD}'"
 commits=$(git -C "$KSRC" rev-list --reverse "pristine..$head")
 total=$(echo "$commits" | sed '/^$/d' | wc -l)
+from=${RFC_FROM:-1}
+case $from in
+[1-9]|[1-9][0-9]|[1-9][0-9][0-9]) [ "$from" -le "$total" ] ||
+	die "RFC_FROM=$from: the series has $total patch(es)" ;;
+*) die "RFC_FROM=$from: not a patch number" ;;
+esac
+base=pristine base_what="pristine (the base the series applies to)"
+if [ "$from" -gt 1 ]; then
+	base=$(echo "$commits" | sed -n "$((from - 1))p")
+	base_what="patch $((from - 1)), $(git -C "$KSRC" log -1 --format=%s "$base")"
+fi
 
 if [ ! -e "$tree/.git" ]; then
 	git -C "$KSRC" worktree prune
@@ -73,15 +86,16 @@ git -C "$tree" checkout -q --detach "$head"
 log "configuring tinyconfig + ${frags[*]##*/} at ${head:0:12} in $bout"
 kconfig_assemble "$variant" "$tree" "$bout" "${makeargs[@]}" -- "${frags[@]}" >/dev/null
 cp "$bout/.config" "$bout/config.head"
-git -C "$tree" checkout -q --detach pristine
+git -C "$tree" checkout -q --detach "$base"
 
-echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
+echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)${RFC_FROM:+, from patch $from}"
 fail=0
 base_ok=ok
-build base "pristine (the base the series applies to)" || { base_ok=FAILED; fail=1; }
+build base "$base_what" || { base_ok=FAILED; fail=1; }
 i=0
 for c in $commits; do
 	i=$((i + 1))
+	[ "$i" -ge "$from" ] || continue
 	git -C "$tree" checkout -q --detach "$c"
 	if build "$(printf '%04d' "$i")" "$(git -C "$tree" log -1 --format=%s "$c")"; then
 		ok=$((ok + 1))
@@ -90,5 +104,9 @@ for c in $commits; do
 	fi
 done
 git -C "$tree" checkout -q --detach pristine
-echo "build-each: base $base_ok; $ok of $total patches build on their own"
+if [ "$from" = 1 ]; then
+	echo "build-each: base $base_ok; $ok of $total patches build on their own"
+else
+	echo "build-each: base $base_ok; patches $from to $total: $ok of $((total - from + 1)) patches build on their own"
+fi
 exit $fail

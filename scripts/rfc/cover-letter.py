@@ -442,7 +442,8 @@ def gain(res, ser):
         "(bulk: per page of a 16-page alloc_pages_bulk()), instructions "
         "to /init against stock, and what each kernel checks when it is "
         "built:" % ser.fixes), "",
-        plain_table([clean(h) for h in header], right, rows)])
+        plain_table([clean(h) for h in header], right, rows), "",
+        bullets([clean(x) for x in attribution.findings(res)])])
 
 
 # --- surveys and checks ------------------------------------------------------
@@ -506,10 +507,17 @@ def checks(work):
     be = read(os.path.join(work, "build-each.txt")) or ""
     last = [l for l in be.splitlines() if l.startswith("build-each:")]
     out.append("")
+    # One line a run: a run from patch N (RFC_FROM) follows the full run of
+    # the series it grew from.
+    heads = [l.split("series head ")[1].split(",")[0] for l in be.splitlines()
+             if l.startswith("# build-each:") and "series head " in l]
     out.append(wrap("Each patch built on its own (scripts/rfc/build-each.sh, "
-                    "incremental, guest config): %s"
-                    % (last[-1][len("build-each: "):] if last
-                       else be.strip() or "no record")))
+                    "incremental, guest config): %s%s"
+                    % ("; ".join(l[len("build-each: "):] for l in last)
+                       if last else be.strip() or "no record",
+                       " (runs at series heads %s; the patches before the "
+                       "second run's first are the same commits)"
+                       % listing(heads) if len(heads) > 1 else "")))
     gm = read(os.path.join(work, "get_maintainer.txt")) or ""
     out.append("\nscripts/get_maintainer.pl on the series:\n")
     out.append("\n".join("  " + l for l in gm.strip().splitlines()))

@@ -16,7 +16,10 @@
 #
 # Environment: RFC_BUILD=0 skips build-each.sh (the cover letter then says
 # the per-patch builds were not checked); RFC_BUILD_EACH=FILE takes
-# build-each.sh's output from FILE, run earlier on the same series head;
+# build-each.sh's output from FILE, run earlier on the same series head
+# (or a full run on an earlier head followed by an RFC_FROM run on this one,
+# the series having only grown at its end: the patches before are the same
+# commits, which make-rfc checks);
 # RFC_VARIANT (default fork) is the guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
 # kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
 # nothing is checked out for it).
@@ -98,6 +101,16 @@ if [ -n "${RFC_BUILD_EACH:-}" ]; then
 	grep -q '^FAILED' "$tmp/build-each.txt" && bfail=1
 	grep -q '^build-each: base .* patches build on their own$' "$tmp/build-each.txt" ||
 		die "$RFC_BUILD_EACH: incomplete"
+	# A run from patch N: each earlier run's series must share the
+	# patches before N with this one, commit for commit.
+	from=$(sed -n 's/^# build-each: .*, from patch \([0-9]*\)$/\1/p' "$tmp/build-each.txt" | tail -1)
+	if [ -n "$from" ]; then
+		mine=$(git -C "$KSRC" rev-list --reverse "pristine..$rhead" | head -n $((from - 1)))
+		for h in $(sed -n 's/^# build-each: .*, series head \([0-9a-f]*\),.*/\1/p' "$tmp/build-each.txt" | sed '$d'); do
+			[ "$(git -C "$KSRC" rev-list --reverse "pristine..$h" 2>/dev/null | head -n $((from - 1)))" = "$mine" ] ||
+				die "$RFC_BUILD_EACH: the run at series head $h does not share patches 1 to $((from - 1)) with $rhead"
+		done
+	fi
 elif [ "${RFC_BUILD:-1}" != 0 ]; then
 	RFC_HEAD=$rhead "$TOP/scripts/rfc/build-each.sh" >"$tmp/build-each.txt" || bfail=1
 else

@@ -236,6 +236,42 @@ class AttributionTest(Fixture):
         self.assertEqual(cells[2][5], "-0.00M (-5.00%)")
 
 
+    def test_findings(self):
+        m = matrix.parse(
+            "off o none - - - -\n"
+            "s s-k flags 1 - off -\n"
+            "f f-k flags 1 s off -\n"
+            "b b-k flags 1 s off -\n"
+            "k k-k flags 1 s off -\n")
+        kernels = {"s-k": "stock-bench", "f-k": "stock-fixes-bench",
+                   "b-k": "fork-bench-bootnum", "k-k": "fork-bench"}
+        m.rows = {n: x._replace(kernel=kernels.get(x.kernel, x.kernel))
+                  for n, x in m.rows.items()}
+        ins = {"off": 600.0, "s": 900.0, "f": 850.0, "b": 660.2, "k": 660.0}
+        init = {"s": 100000, "f": 100000, "b": 99990, "k": 99980}
+
+        class R:
+            matrix = m
+
+            def micro_icount(self, row, key):
+                return ins.get(row)
+
+            def boot_icount(self, row, mem):
+                return {"init_ns": str(init[row])} if row in init else None
+        with mock.patch.object(attribution, "GROUPS", [["s", "f", "b", "k"]]):
+            got = attribution.findings(R())
+        self.assertEqual(len(got), 2)
+        self.assertIn("adds 300.0 instructions over `off`", got[0])
+        self.assertIn("take 50.0 of them off (17%), the rest of the "
+                      "series 190.0 more (63%)", got[0])
+        self.assertIn("by +0.2 instructions and the boot to `/init` by "
+                      "+10 (+0.010%): link time is not about speed", got[1])
+        init["b"] = 100980
+        with mock.patch.object(attribution, "GROUPS", [["s", "f", "b", "k"]]):
+            self.assertIn("worth that much in speed",
+                          attribution.findings(R())[1])
+
+
 class RenderTest(Fixture):
     TARGETS = [Target("share", "fork-a", "module", "1/3"),
                Target("share", "fork-b", "kernel", "1/2"), Target("boot")]
