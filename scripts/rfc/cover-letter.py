@@ -431,8 +431,13 @@ def gain(res, ser):
     if not any(x in res.rows for x in fixes):
         return wrap("Not measured: results/ has no %s row (run 'make "
                     "bench')." % listing(fixes, "or"))
-    header, right, rows = plain((attribution.header(res),
-                                 attribution.cells(res)))
+    # The build-time checks are prose: below the table, once a kernel.
+    cells = attribution.cells(res)
+    header, right, rows = plain((attribution.header(res)[:-1],
+                                 [c[:-1] for c in cells]))
+    checks = {}
+    for c in cells:
+        checks.setdefault(c[-1], []).append(c[0])
     return "\n".join([wrap(
         "Why link time? Per form: stock, stock with only patches 1 to %d "
         "(the upstream fixes, which need no index), the series with the "
@@ -440,9 +445,11 @@ def gain(res, ser):
         "scripts/link-tags (fork-bootnum, not posted), and the series. "
         "Guest instructions over 'off' per alloc+free pair from a module "
         "(bulk: per page of a 16-page alloc_pages_bulk()), instructions "
-        "to /init against stock, and what each kernel checks when it is "
-        "built:" % ser.fixes), "",
+        "to /init against stock:" % ser.fixes), "",
         plain_table([clean(h) for h in header], right, rows), "",
+        wrap("What each kernel checks when it is built:"),
+        bullets(["%s: %s" % (listing(rows), clean(c))
+                 for c, rows in checks.items()]), "",
         bullets([clean(x) for x in attribution.findings(res)])])
 
 
@@ -505,23 +512,53 @@ def checks(work):
     else:
         out.append("scripts/checkpatch.pl --strict: no patches to check.")
     be = read(os.path.join(work, "build-each.txt")) or ""
-    last = [l for l in be.splitlines() if l.startswith("build-each:")]
     out.append("")
-    # One line a run: a run from patch N (RFC_FROM) follows the full run of
-    # the series it grew from.
-    heads = [l.split("series head ")[1].split(",")[0] for l in be.splitlines()
-             if l.startswith("# build-each:") and "series head " in l]
     out.append(wrap("Each patch built on its own (scripts/rfc/build-each.sh, "
-                    "incremental, guest config): %s%s"
-                    % ("; ".join(l[len("build-each: "):] for l in last)
-                       if last else be.strip() or "no record",
-                       " (runs at series heads %s; the patches before the "
-                       "second run's first are the same commits)"
-                       % listing(heads) if len(heads) > 1 else "")))
+                    "incremental, guest config): %s" % build_each(be)))
     gm = read(os.path.join(work, "get_maintainer.txt")) or ""
     out.append("\nscripts/get_maintainer.pl on the series:\n")
     out.append("\n".join("  " + l for l in gm.strip().splitlines()))
     return "\n".join(out)
+
+
+def build_each(text):
+    """build-each.txt in a sentence.  A run from patch N (RFC_FROM) follows
+    the full run of the series it grew from: patches before N count from
+    the full run (make-rfc checked they are the same commits), N and on
+    from the later one."""
+    runs = []
+    for l in text.splitlines():
+        if l.startswith("# build-each:"):
+            m = re.search(r"series head ([0-9a-f]+),.*?(?:, from patch (\d+))?$",
+                          l)
+            runs.append({"head": m.group(1) if m else "?",
+                         "from": int(m.group(2) or 1) if m else 1,
+                         "ok": set(), "failed": set(), "base": None})
+        elif runs and re.match(r"^(ok|FAILED) ", l):
+            w = l.split()
+            if w[2] == "base":
+                runs[-1]["base"] = w[0]
+            else:
+                runs[-1]["ok" if w[0] == "ok" else "failed"].add(int(w[2]))
+    if not runs:
+        return text.strip() or "no record"
+    parts = []
+    for i, r in enumerate(runs):
+        upto = runs[i + 1]["from"] - 1 if i + 1 < len(runs) else None
+        ok = sorted(n for n in r["ok"] if upto is None or n <= upto)
+        bad = sorted(n for n in r["failed"] if upto is None or n <= upto)
+        first = r["from"]
+        last = upto if upto is not None else max(ok + bad + [first - 1])
+        parts.append("patches %d to %d at series head %s%s: %d of %d built%s"
+                     % (first, last, r["head"],
+                        "" if first == 1 else " on patch %d" % (first - 1),
+                        len(ok), last - first + 1,
+                        "; failed: %s" % listing([str(n) for n in bad])
+                        if bad else "") +
+                     ("" if r["base"] == "ok" else "; its base did not build"))
+    return "; ".join(parts) + (
+        " (the patches the two runs share are the same commits)"
+        if len(runs) > 1 else "") + "."
 
 
 # --- the prose ---------------------------------------------------------------
