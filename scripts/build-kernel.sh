@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build one kernel variant: tinyconfig + kernel/configs/guest.config +
 # guest-ARCH.config + the fragments VARIANT.config names ("# with: NAME...")
-# + VARIANT.config, from the tree it names ("# tree: stock|fork"), for the
+# + VARIANT.config, from the tree it names ("# tree: stock|fixes|fork|bootnum";
+# fixes and bootnum are brought up to date first), for the
 # architecture it names ("# arch: arm64|i386"; x86_64 without), in
 # $BUILD/kernel-VARIANT, plus the out-of-tree modules under kernel/modules/
 # and (x86_64 only) benchmarks/modules/.  An architecture with no
@@ -15,8 +16,10 @@ variant=${1:?usage: build-kernel.sh VARIANT}
 frag=$TOP/kernel/configs/$variant.config
 [ -f "$frag" ] || die "no config fragment kernel/configs/$variant.config"
 KSRC=$(variant_tree "$variant")
-[ -f "$FORK_SRC/.git/alloctag-series" ] && [ -f "$KSRC/Makefile" ] ||
-	die "no kernel source in $KSRC (run scripts/kernel-src.sh)"
+[ -f "$FORK_SRC/.git/alloctag-series" ] ||
+	die "no kernel source in $FORK_SRC (run scripts/kernel-src.sh)"
+prepare_tree "$variant"
+[ -f "$KSRC/Makefile" ] || die "no kernel source in $KSRC (run scripts/kernel-src.sh)"
 fl=$(variant_fragments "$variant")
 mapfile -t frags <<<"$fl"
 arch=$(frag_arch "$frag")

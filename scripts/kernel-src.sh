@@ -1,12 +1,10 @@
 #!/bin/bash
 # Fetch Debian's linux-source-7.3 (pinned, sha256-checked) and unpack it into
-# three trees: $BUILD/fork, a git repo whose first commit (tag "pristine") is
-# the untouched tree with kernel/patches/series applied on top by git am;
-# $BUILD/stock, a worktree of "pristine": the peer, same source; and
-# $BUILD/fixes, a worktree of the fork's last leading patch with a Fixes:
-# tag (stock with the series' upstream fixes, no more); and $BUILD/bootnum,
-# a worktree of the series with benchmarks/kernel/number-tags-at-boot.patch
-# on top (never posted: it measures what numbering at link time buys).
+# two trees: $BUILD/fork, a git repo whose first commit (tag "pristine") is
+# the untouched tree with kernel/patches/series applied on top by git am,
+# and $BUILD/stock, a worktree of "pristine": the peer, same source.  The
+# attribution rows' worktrees (fixes, bootnum) are made when a variant that
+# needs one is built (variant_tree in lib.sh).
 # Re-applies when the series changes; never leaves a partly patched tree
 # looking finished.
 set -eu
@@ -46,54 +44,6 @@ stock_tree() {
 	git -C "$FORK_SRC" worktree add -q --detach "$STOCK_SRC" pristine
 }
 
-# The commit after the series' leading Fixes: patches (pristine if none).
-fixes_commit() {
-	local c last=pristine
-	for c in $(git -C "$FORK_SRC" rev-list --reverse pristine..HEAD); do
-		git -C "$FORK_SRC" log -1 --format=%B "$c" | grep -q '^Fixes: ' || break
-		last=$c
-	done
-	git -C "$FORK_SRC" rev-parse "$last"
-}
-
-fixes_tree() {
-	local want
-	want=$(fixes_commit)
-	if [ ! -f "$FIXES_SRC/Makefile" ]; then
-		log "checking out stock with the series' fixes in $FIXES_SRC"
-		rm -rf "$FIXES_SRC"
-		git -C "$FORK_SRC" worktree prune
-		git -C "$FORK_SRC" worktree add -q --detach "$FIXES_SRC" "$want"
-	elif [ "$(git -C "$FIXES_SRC" rev-parse HEAD)" != "$want" ]; then
-		git -C "$FIXES_SRC" checkout -q --detach "$want"
-	fi
-}
-
-# The series with a benchmark's own patch on top, in a worktree: rebuilt
-# when the series or the patch changes.
-bootnum_tree() {
-	local patch=$TOP/benchmarks/kernel/number-tags-at-boot.patch want head
-	head=$(git -C "$FORK_SRC" rev-parse HEAD)
-	want="$head $(sha256sum <"$patch" | cut -c1-16)"
-	[ "$(cat "$BOOTNUM_SRC/.alloctag-tree" 2>/dev/null)" = "$want" ] && return
-	log "checking out the series with ${patch##*/} in $BOOTNUM_SRC"
-	if [ ! -f "$BOOTNUM_SRC/Makefile" ]; then
-		rm -rf "$BOOTNUM_SRC"
-		git -C "$FORK_SRC" worktree prune
-		git -C "$FORK_SRC" worktree add -q --detach "$BOOTNUM_SRC" "$head"
-	else
-		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
-		git -C "$BOOTNUM_SRC" reset -q --hard "$head"
-	fi
-	rm -f "$BOOTNUM_SRC/.alloctag-tree"
-	if ! git -C "$BOOTNUM_SRC" am -q "$patch" >"$BUILD/git-am.log" 2>&1; then
-		cat "$BUILD/git-am.log" >&2
-		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
-		die "${patch#"$TOP"/} does not apply on top of the series; refresh it"
-	fi
-	echo "$want" >"$BOOTNUM_SRC/.alloctag-tree"
-}
-
 apply_series() {
 	cd "$FORK_SRC"
 	git am --abort >/dev/null 2>&1 || true
@@ -124,6 +74,4 @@ stock_tree
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(series_hash "$series_dir")" ]; then
 	apply_series
 fi
-fixes_tree
-bootnum_tree
-log "kernel source: $KPKG $KVER; stock in $STOCK_SRC, fork in $FORK_SRC with $(git -C "$FORK_SRC" rev-list --count pristine..HEAD) patch(es), fixes in $FIXES_SRC with $(git -C "$FIXES_SRC" rev-list --count pristine..HEAD)"
+log "kernel source: $KPKG $KVER; stock in $STOCK_SRC, fork in $FORK_SRC with $(git -C "$FORK_SRC" rev-list --count pristine..HEAD) patch(es)"

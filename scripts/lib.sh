@@ -77,6 +77,64 @@ variant_tree() {
 	esac
 }
 
+# The commit after the series' leading Fixes: patches (pristine if none).
+fixes_commit() {
+	local c last=pristine
+	for c in $(git -C "$FORK_SRC" rev-list --reverse pristine..HEAD); do
+		git -C "$FORK_SRC" log -1 --format=%B "$c" | grep -q '^Fixes: ' || break
+		last=$c
+	done
+	git -C "$FORK_SRC" rev-parse "$last"
+}
+
+fixes_tree() {
+	local want
+	want=$(fixes_commit)
+	if [ ! -f "$FIXES_SRC/Makefile" ]; then
+		log "checking out stock with the series' fixes in $FIXES_SRC"
+		rm -rf "$FIXES_SRC"
+		git -C "$FORK_SRC" worktree prune
+		git -C "$FORK_SRC" worktree add -q --detach "$FIXES_SRC" "$want"
+	elif [ "$(git -C "$FIXES_SRC" rev-parse HEAD)" != "$want" ]; then
+		git -C "$FIXES_SRC" checkout -q --detach "$want"
+	fi
+}
+
+# The series with a benchmark's own patch on top, in a worktree: rebuilt
+# when the series or the patch changes.
+bootnum_tree() {
+	local patch=$TOP/benchmarks/kernel/number-tags-at-boot.patch want head
+	head=$(git -C "$FORK_SRC" rev-parse HEAD)
+	want="$head $(sha256sum <"$patch" | cut -c1-16)"
+	[ "$(cat "$BOOTNUM_SRC/.alloctag-tree" 2>/dev/null)" = "$want" ] && return
+	log "checking out the series with ${patch##*/} in $BOOTNUM_SRC"
+	if [ ! -f "$BOOTNUM_SRC/Makefile" ]; then
+		rm -rf "$BOOTNUM_SRC"
+		git -C "$FORK_SRC" worktree prune
+		git -C "$FORK_SRC" worktree add -q --detach "$BOOTNUM_SRC" "$head"
+	else
+		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
+		git -C "$BOOTNUM_SRC" reset -q --hard "$head"
+	fi
+	rm -f "$BOOTNUM_SRC/.alloctag-tree"
+	if ! git -C "$BOOTNUM_SRC" am -q "$patch" >"$BUILD/git-am.log" 2>&1; then
+		cat "$BUILD/git-am.log" >&2
+		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
+		die "${patch#"$TOP"/} does not apply on top of the series; refresh it"
+	fi
+	echo "$want" >"$BOOTNUM_SRC/.alloctag-tree"
+}
+
+# prepare_tree VARIANT: bring the worktree a variant builds from up to date
+# with the fork, for the trees made from it (fixes, bootnum); stock and
+# fork are kernel-src.sh's.
+prepare_tree() {
+	case $(variant_tree "$1") in
+	"$FIXES_SRC") fixes_tree ;;
+	"$BOOTNUM_SRC") bootnum_tree ;;
+	esac
+}
+
 # The architecture a fragment builds for: its "# arch: NAME" line (Debian's
 # and QEMU's spelling: arm64), x86_64 when it has none.
 frag_arch() {

@@ -765,8 +765,9 @@ def design(ser):
         "lets ___free_pages() take the tag of a non-compound high-order "
         "page, which it needs before it drops its reference, as the raw "
         "index, one load of page->flags, decoded only if it frees the tail "
-        "pages itself; before, every such free decoded it through the "
-        "out-of-line reference handles.",
+        "pages itself, and in the page_ext forms as the tag read in a "
+        "read-side section of its own; before, every such free decoded it "
+        "through the out-of-line reference handles.",
         "" + p("count a bulk allocation's pages on their tag once") + " "
         "lets alloc_pages_bulk() work out the tag's bits once a call in "
         "the page-flags form, OR them into each page and count all its "

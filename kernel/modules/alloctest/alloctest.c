@@ -8,6 +8,12 @@
  *   pages ORDER COUNT   allocate COUNT pages of ORDER (alloctest_pages)
  *   split ORDER COUNT   allocate COUNT non-compound pages of ORDER and
  *                       split each into order-0 pages (alloctest_split)
+ *   bulk COUNT          allocate COUNT order-0 pages with
+ *                       alloc_pages_bulk() (alloctest_bulk)
+ *   shared ORDER COUNT  allocate COUNT non-compound pages of ORDER, take a
+ *                       second reference to each and __free_pages() it,
+ *                       which frees the tail pages at once and leaves the
+ *                       first page held (alloctest_shared)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
  *   percpu SIZE COUNT   allocate COUNT per-cpu areas of SIZE
  *                       (alloctest_percpu)
@@ -84,6 +90,58 @@ static int alloctest_split(unsigned int order, unsigned int count)
 			held_pages[nr_pages].order = 0;
 			nr_pages++;
 		}
+	}
+	return 0;
+}
+
+/* Bulk pages: one call site, one call counted a page. */
+static int alloctest_bulk(unsigned int count)
+{
+	struct page **pages;
+	unsigned long got = 0, was;
+	unsigned int i;
+
+	if (!count || count > ALLOCTEST_MAX - nr_pages)
+		return -EINVAL;
+	pages = kvcalloc(count, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	/* It fills the empty slots only: call again until all are */
+	do {
+		was = got;
+		got = alloc_pages_bulk(GFP_KERNEL, count, pages);
+	} while (got < count && got > was);
+	for (i = 0; i < count; i++) {
+		if (!pages[i])
+			continue;
+		held_pages[nr_pages].page = pages[i];
+		held_pages[nr_pages].order = 0;
+		nr_pages++;
+	}
+	kvfree(pages);
+	return got == count ? 0 : -ENOMEM;
+}
+
+/*
+ * A non-compound page freed while someone else holds a reference:
+ * __free_pages() frees and uncounts the tail pages, and the first page is
+ * freed, and uncounted, by the last put (here, alloctest_free_all()).
+ */
+static int alloctest_shared(unsigned int order, unsigned int count)
+{
+	struct page *page;
+
+	if (!order || order > MAX_PAGE_ORDER || count > ALLOCTEST_MAX - nr_pages)
+		return -EINVAL;
+	while (count--) {
+		page = alloc_pages(GFP_KERNEL, order);
+		if (!page)
+			return -ENOMEM;
+		get_page(page);
+		__free_pages(page, order);
+		held_pages[nr_pages].page = page;
+		held_pages[nr_pages].order = 0;
+		nr_pages++;
 	}
 	return 0;
 }
@@ -219,6 +277,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_pages(a, b);
 	} else if (n == 3 && !strcmp(cmd, "split")) {
 		ret = alloctest_split(a, b);
+	} else if (n == 2 && !strcmp(cmd, "bulk")) {
+		ret = alloctest_bulk(a);
+	} else if (n == 3 && !strcmp(cmd, "shared")) {
+		ret = alloctest_shared(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
 	} else if (n == 3 && !strcmp(cmd, "percpu")) {

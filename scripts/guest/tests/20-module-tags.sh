@@ -29,6 +29,16 @@ split=func:alloctest_split
 echo "split 2 3" >$ctl
 check_eq "split order-2 x3: 12 order-0 pages, one call each" \
 	"$((3 * 16384)) 12" "$(tag_counters $split)"
+bulk=func:alloctest_bulk
+echo "bulk 16" >$ctl
+check_eq "alloc_pages_bulk() x16: 16 pages, one call each" \
+	"$((16 * 4096)) 16" "$(tag_counters $bulk)"
+# __free_pages() with a second reference held frees the tail pages and
+# uncounts them from the first page's tag; the last put frees the first.
+shared=func:alloctest_shared
+echo "shared 2 3" >$ctl
+check_eq "order-2 x3 freed while shared: tails uncounted, first pages held" \
+	"$((3 * 4096)) 3" "$(tag_counters $shared)"
 echo "kmalloc 64 100" >$ctl
 check_eq "kmalloc(64) x100 counted" "6400 100" "$(tag_counters $objs)"
 echo "kmalloc 512 10" >$ctl
@@ -37,6 +47,8 @@ echo free >$ctl
 check_eq "page tag back to zero after free" "0 0" "$(tag_counters $pages)"
 check_eq "slab tag back to zero after free" "0 0" "$(tag_counters $objs)"
 check_eq "split tag back to zero after free" "0 0" "$(tag_counters $split)"
+check_eq "bulk tag back to zero after free" "0 0" "$(tag_counters $bulk)"
+check_eq "shared tag back to zero after the last put" "0 0" "$(tag_counters $shared)"
 check "unload alloctest" rmmod alloctest
 check "module tags gone after unload" sh -c "! grep -q '\[alloctest\]' /proc/allocinfo"
 ktap_done
