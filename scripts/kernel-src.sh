@@ -39,9 +39,7 @@ unpack() {
 stock_tree() {
 	[ -f "$STOCK_SRC/Makefile" ] && return
 	log "checking out stock $KSERIES (tag pristine) in $STOCK_SRC"
-	rm -rf "$STOCK_SRC"
-	git -C "$FORK_SRC" worktree prune
-	git -C "$FORK_SRC" worktree add -q --detach "$STOCK_SRC" pristine
+	worktree_at "$STOCK_SRC" pristine
 }
 
 apply_series() {

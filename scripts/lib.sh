@@ -87,17 +87,24 @@ fixes_commit() {
 	git -C "$FORK_SRC" rev-parse "$last"
 }
 
+# worktree_at DIR REV: DIR, a worktree of the fork's repository, checked
+# out at REV (made when missing; local changes are dropped).
+worktree_at() {
+	if [ ! -f "$1/Makefile" ]; then
+		rm -rf "$1"
+		git -C "$FORK_SRC" worktree prune
+		git -C "$FORK_SRC" worktree add -q --detach "$1" "$2"
+	else
+		git -C "$1" reset -q --hard "$2"
+	fi
+}
+
 fixes_tree() {
 	local want
 	want=$(fixes_commit)
-	if [ ! -f "$FIXES_SRC/Makefile" ]; then
-		log "checking out stock with the series' fixes in $FIXES_SRC"
-		rm -rf "$FIXES_SRC"
-		git -C "$FORK_SRC" worktree prune
-		git -C "$FORK_SRC" worktree add -q --detach "$FIXES_SRC" "$want"
-	elif [ "$(git -C "$FIXES_SRC" rev-parse HEAD)" != "$want" ]; then
-		git -C "$FIXES_SRC" checkout -q --detach "$want"
-	fi
+	[ "$(git -C "$FIXES_SRC" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
+	log "checking out stock with the series' fixes in $FIXES_SRC"
+	worktree_at "$FIXES_SRC" "$want"
 }
 
 # The series with a benchmark's own patch on top, in a worktree: rebuilt
@@ -108,15 +115,9 @@ bootnum_tree() {
 	want="$head $(sha256sum <"$patch" | cut -c1-16)"
 	[ "$(cat "$BOOTNUM_SRC/.alloctag-tree" 2>/dev/null)" = "$want" ] && return
 	log "checking out the series with ${patch##*/} in $BOOTNUM_SRC"
-	if [ ! -f "$BOOTNUM_SRC/Makefile" ]; then
-		rm -rf "$BOOTNUM_SRC"
-		git -C "$FORK_SRC" worktree prune
-		git -C "$FORK_SRC" worktree add -q --detach "$BOOTNUM_SRC" "$head"
-	else
-		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
-		git -C "$BOOTNUM_SRC" reset -q --hard "$head"
-	fi
+	git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true
 	rm -f "$BOOTNUM_SRC/.alloctag-tree"
+	worktree_at "$BOOTNUM_SRC" "$head"
 	if ! git -C "$BOOTNUM_SRC" am -q "$patch" >"$BUILD/git-am.log" 2>&1; then
 		cat "$BUILD/git-am.log" >&2
 		git -C "$BOOTNUM_SRC" am --abort >/dev/null 2>&1 || true

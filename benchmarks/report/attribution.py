@@ -2,42 +2,54 @@
 stock with only the series' upstream fixes (kernel tree "fixes": its
 leading patches with a Fixes: tag, none of which needs an index), the fork
 with its kernel tags numbered at boot instead of at link time (tree
-"bootnum"), and the fork, side by side.  Columns: instructions over the baseline on the page
-paths, instructions to /init, and what the row's kernel checks at build
-time.  results/README.md and the RFC's cover letter render the same
-cells."""
+"bootnum"), and the fork, side by side.  Columns: instructions over the
+baseline on the page paths, instructions to /init, and what the row's
+kernel checks at build time.  results/README.md and the RFC's cover letter
+render the same cells."""
 from . import data
 
-# One group a form, stock first: the fixes row takes from stock what needs
-# no index, the fork row the rest.
-GROUPS = [["stock-compressed", "stock-fixes-compressed", "fork-bootnum-flags",
-           "fork-flags"],
-          ["stock-pointer", "stock-fixes-pointer", "fork-pointer"]]
+# Each row's part in its form's group, in the table's order: the fixes row
+# takes from stock what needs no index, the fork row the rest, and the
+# bootnum row shows what numbering at link time adds to that.
+ROLES = ("stock", "fixes", "bootnum", "fork")
+GROUPS = [{"stock": "stock-compressed", "fixes": "stock-fixes-compressed",
+           "bootnum": "fork-bootnum-flags", "fork": "fork-flags"},
+          {"stock": "stock-pointer", "fixes": "stock-fixes-pointer",
+           "fork": "fork-pointer"}]
 PAGE_COLUMNS = [("order 0, module site", data.MODULE_SITE),
                 ("order 0, kernel site", data.KERNEL_SITE),
                 ("order 1", ("page", "1", "hot")),
                 ("bulk, a page", ("bulk", "16", "hot"))]
 BOOT_MIB = "1024"
-# What a kernel variant checks at build time that the others find at boot
+# What each role's kernel checks at build time that the others find at boot
 # or not at all.
 BUILD_CHECKS = {
-    "stock-bench": "none: at boot, tags too many for the spare page-flag "
-                   "bits switch compressed profiling off",
-    "stock-fixes-bench": "as stock",
-    "fork-bench-bootnum": "BUILD_BUG_ON: the index field's place in page "
-                          "flags; the count of tags only at boot",
-    "fork-bench": "link-tags: the kernel's tags leave at least 4096 of "
-                  "65536 indices to modules, and no dynamic relocation "
-                  "writes an index; BUILD_BUG_ON: the index field's place "
-                  "in page flags",
+    "stock": "none: at boot, tags too many for the spare page-flag bits "
+             "switch compressed profiling off",
+    "fixes": "as stock",
+    "bootnum": "BUILD_BUG_ON: the index field's place in page flags; the "
+               "count of tags only at boot",
+    "fork": "link-tags: the kernel's tags leave at least 4096 of 65536 "
+            "indices to modules, and no dynamic relocation writes an index; "
+            "BUILD_BUG_ON: the index field's place in page flags",
 }
 
 
 def groups(r):
-    """The groups, each cut to the rows the matrix has (empty ones
-    dropped)."""
-    return [g for g in ([x for x in grp if x in r.matrix] for grp in GROUPS)
-            if len(g) > 1]
+    """The groups, each cut to the rows the matrix has, as (role, row) in
+    ROLES' order; a group needs its stock and fork rows."""
+    out = []
+    for g in GROUPS:
+        have = [(x, g[x]) for x in ROLES if x in g and g[x] in r.matrix]
+        if {"stock", "fork"} <= {x for x, _ in have}:
+            out.append(have)
+    return out
+
+
+def measured(r):
+    """Whether any row between stock and fork has data."""
+    return any(row in r.rows for g in groups(r) for role, row in g
+               if role not in ("stock", "fork"))
 
 
 def header(r):
@@ -51,8 +63,9 @@ def cells(r):
     """Rows of cells (strings), one a matrix row, in GROUPS' order."""
     out = []
     for g in groups(r):
-        stock_boot = r.boot_icount(g[0], BOOT_MIB)
-        for row in g:
+        stock = dict(g)["stock"]
+        stock_boot = r.boot_icount(stock, BOOT_MIB)
+        for role, row in g:
             m = r.matrix[row]
             line = [row]
             for _, key in PAGE_COLUMNS:
@@ -62,13 +75,13 @@ def cells(r):
             boot = r.boot_icount(row, BOOT_MIB)
             if boot is None:
                 line.append("not measured")
-            elif row == g[0] or stock_boot is None:
+            elif row == stock or stock_boot is None:
                 line.append("%.2fM" % (int(boot["init_ns"]) / 1e6))
             else:
                 d = int(boot["init_ns"]) - int(stock_boot["init_ns"])
                 line.append("%+.2fM (%+.2f%%)" % (
                     d / 1e6, d * 100.0 / int(stock_boot["init_ns"])))
-            line.append(BUILD_CHECKS.get(m.kernel, "-"))
+            line.append(BUILD_CHECKS[role])
             out.append(line)
     return out
 
@@ -89,13 +102,12 @@ def findings(r):
     link time changes against the fork."""
     out = []
     for g in groups(r):
-        stock, fork = g[0], g[-1]
+        g = dict(g)
+        stock, fork, f = g["stock"], g["fork"], g.get("fixes")
         base = r.matrix[stock].baseline
-        fixes = [x for x in g[1:-1] if r.matrix[x].kernel == "stock-fixes-bench"]
         v = {x: r.micro_icount(x, data.MODULE_SITE)
-             for x in [base, stock, fork] + fixes}
-        if fixes and None not in v.values() and v[stock] > v[base]:
-            f = fixes[0]
+             for x in (base, stock, fork, f) if x}
+        if f and None not in v.values() and v[stock] > v[base]:
             added = v[stock] - v[base]
             out.append(
                 "`%s` adds %.1f instructions over `%s` (order 0, module "
@@ -104,8 +116,8 @@ def findings(r):
                     stock, added, base, f, v[stock] - v[f],
                     100.0 * (v[stock] - v[f]) / added, v[f] - v[fork],
                     100.0 * (v[f] - v[fork]) / added))
-        boot = [x for x in g[1:-1] if r.matrix[x].kernel == "fork-bench-bootnum"]
-        p = _pair(r, boot[0], fork) if boot else None
+        boot = g.get("bootnum")
+        p = _pair(r, boot, fork) if boot else None
         if p:
             hot, d, total = p
             slow = abs(hot) >= 0.5 or abs(d) * 1000 >= total
@@ -113,7 +125,7 @@ def findings(r):
                 "Numbering the kernel's tags at boot (`%s`) instead of at "
                 "link time (`%s`) changes the order-0 pair by %+.1f "
                 "instructions and the boot to `/init` by %+d (%+.3f%%): %s" % (
-                    boot[0], fork, hot, d, 100.0 * d / total,
+                    boot, fork, hot, d, 100.0 * d / total,
                     "link time is worth that much in speed." if slow else
                     "link time is not about speed. What it buys is the "
                     "check at build time: a kernel whose tags leave too "

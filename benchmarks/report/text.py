@@ -168,7 +168,7 @@ def readme(r, judged, plots):
                  "[trace/README.md](trace/README.md), and what would "
                  "remove the rest:\n")
         s.append(nm + "\n")
-    if any(x in r.rows for g in attribution.groups(r) for x in g[1:-1]):
+    if attribution.measured(r):
         s.append("## Where the gain over stock comes from\n")
         s.append("Per form: stock 7.3, stock with only the series' upstream "
                  "fixes (its leading patches with a `Fixes:` tag, kernel "

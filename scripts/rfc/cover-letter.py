@@ -427,10 +427,9 @@ def trace_summary(res, series):
 def gain(res, ser):
     """The attribution table of results/README.md: stock, stock with the
     series' upstream fixes, and the fork, per form."""
-    fixes = [x for g in attribution.groups(res) for x in g[1:-1]]
-    if not any(x in res.rows for x in fixes):
-        return wrap("Not measured: results/ has no %s row (run 'make "
-                    "bench')." % listing(fixes, "or"))
+    if not attribution.measured(res):
+        return wrap("Not measured: results/ has none of the rows between "
+                    "stock and the fork (run 'make bench').")
     # The build-time checks are prose: below the table, once a kernel.
     cells = attribution.cells(res)
     header, right, rows = plain((attribution.header(res)[:-1],
@@ -763,11 +762,11 @@ def design(ser):
         "freed the counters they still pointed at.",
         "" + p("take a high-order page's tag index with one load") + " "
         "lets ___free_pages() take the tag of a non-compound high-order "
-        "page, which it needs before it drops its reference, as the raw "
-        "index, one load of page->flags, decoded only if it frees the tail "
-        "pages itself, and in the page_ext forms as the tag read in a "
-        "read-side section of its own; before, every such free decoded it "
-        "through the out-of-line reference handles.",
+        "page, which it needs before it drops its reference, as what the "
+        "page stores (one load of page->flags in the flags form, a "
+        "read-side section of its own in the page_ext forms), decoded only "
+        "if it frees the tail pages itself; before, every such free "
+        "decoded it through the out-of-line reference handles.",
         "" + p("count a bulk allocation's pages on their tag once") + " "
         "lets alloc_pages_bulk() work out the tag's bits once a call in "
         "the page-flags form, OR them into each page and count all its "

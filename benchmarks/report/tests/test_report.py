@@ -216,11 +216,14 @@ class TargetsTest(Fixture):
 class AttributionTest(Fixture):
     def test_cells(self):
         r = self.results()
-        groups = [["stock-a", "fork-b", "fork-a"], ["stock-a", "absent"]]
+        groups = [{"stock": "stock-a", "fixes": "fork-b", "fork": "fork-a"},
+                  {"stock": "stock-a", "fork": "absent"}]
         with mock.patch.object(attribution, "GROUPS", groups), \
-                mock.patch.dict(attribution.BUILD_CHECKS,
-                                {"fork-bench": "link"}):
-            self.assertEqual(attribution.groups(r), groups[:1])
+                mock.patch.dict(attribution.BUILD_CHECKS, {"fork": "link"}):
+            self.assertEqual(attribution.groups(r), [
+                [("stock", "stock-a"), ("fixes", "fork-b"),
+                 ("fork", "fork-a")]])
+            self.assertTrue(attribution.measured(r))
             cells = attribution.cells(r)
             self.assertEqual(len(attribution.header(r)), len(cells[0]))
         # Over off's 600/640; order 1 and bulk are not in the fixture; boot
@@ -232,21 +235,22 @@ class AttributionTest(Fixture):
                                         "many for the spare page-flag bits "
                                         "switch compressed profiling off"])
         self.assertEqual(cells[1][1], "+200.0 (+33.3%)")
-        self.assertEqual(cells[1][5:], ["+0.00M (+0.50%)", "link"])
-        self.assertEqual(cells[2][5], "-0.00M (-5.00%)")
+        self.assertEqual(cells[1][5:], ["+0.00M (+0.50%)", "as stock"])
+        self.assertEqual(cells[2][5:], ["-0.00M (-5.00%)", "link"])
 
+    def test_not_measured(self):
+        r = self.results(rows=("off", "stock-a", "fork-a"))
+        groups = [{"stock": "stock-a", "fixes": "fork-b", "fork": "fork-a"}]
+        with mock.patch.object(attribution, "GROUPS", groups):
+            self.assertFalse(attribution.measured(r))
 
     def test_findings(self):
         m = matrix.parse(
             "off o none - - - -\n"
-            "s s-k flags 1 - off -\n"
-            "f f-k flags 1 s off -\n"
-            "b b-k flags 1 s off -\n"
-            "k k-k flags 1 s off -\n")
-        kernels = {"s-k": "stock-bench", "f-k": "stock-fixes-bench",
-                   "b-k": "fork-bench-bootnum", "k-k": "fork-bench"}
-        m.rows = {n: x._replace(kernel=kernels.get(x.kernel, x.kernel))
-                  for n, x in m.rows.items()}
+            "s k flags 1 - off -\n"
+            "f k flags 1 s off -\n"
+            "b k flags 1 s off -\n"
+            "k k flags 1 s off -\n")
         ins = {"off": 600.0, "s": 900.0, "f": 850.0, "b": 660.2, "k": 660.0}
         init = {"s": 100000, "f": 100000, "b": 99990, "k": 99980}
 
@@ -258,7 +262,8 @@ class AttributionTest(Fixture):
 
             def boot_icount(self, row, mem):
                 return {"init_ns": str(init[row])} if row in init else None
-        with mock.patch.object(attribution, "GROUPS", [["s", "f", "b", "k"]]):
+        groups = [{"stock": "s", "fixes": "f", "bootnum": "b", "fork": "k"}]
+        with mock.patch.object(attribution, "GROUPS", groups):
             got = attribution.findings(R())
         self.assertEqual(len(got), 2)
         self.assertIn("adds 300.0 instructions over `off`", got[0])
@@ -267,7 +272,7 @@ class AttributionTest(Fixture):
         self.assertIn("by +0.2 instructions and the boot to `/init` by "
                       "+10 (+0.010%): link time is not about speed", got[1])
         init["b"] = 100980
-        with mock.patch.object(attribution, "GROUPS", [["s", "f", "b", "k"]]):
+        with mock.patch.object(attribution, "GROUPS", groups):
             self.assertIn("worth that much in speed",
                           attribution.findings(R())[1])
 
