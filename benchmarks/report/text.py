@@ -8,13 +8,14 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 # What would remove the rest, per fork row with an instruction target not met.
 REMEDY = {
     "fork-page_ext": (
-        "Most of it is reaching `page_ext`: `page_ext_lookup()`, "
-        "the SPARSEMEM section lookup, once on each side, and the "
-        "read-side section around it. Removing it needs `page_ext` "
-        "reachable from the pfn by arithmetic alone (as `vmemmap` is "
-        "for `struct page`), or one lookup a pair instead of one on "
-        "each side; the counter updates themselves are those of the "
-        "page-flags form."),
+        "Most of it is reaching `page_ext`, once on each side: "
+        "the SPARSEMEM section lookup, inline and without RCU "
+        "(`page_ext_lookup_held()`), a load of the section's "
+        "`page_ext` pointer, its checks and a multiply by "
+        "`page_ext_size`. Removing it needs `page_ext` reachable "
+        "from the pfn by arithmetic alone (as `vmemmap` is for "
+        "`struct page`); the counter updates themselves are those "
+        "of the page-flags form."),
     "fork-flags": (
         "What remains is the work no form can avoid "
         "(saving and restoring `current->alloc_tag` at the call site, "
