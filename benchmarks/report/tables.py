@@ -27,7 +27,7 @@ def bench_label(bench, arg, kind):
     elif bench == "kpage":
         s = "page order 0, kernel call site"
     elif bench == "bulk":
-        s = "alloc_pages_bulk_array %s (per page)" % arg
+        s = "alloc_pages_bulk() of %s (per page)" % arg
     elif bench == "kmalloc":
         s = "kmalloc(%s)" % arg
     else:

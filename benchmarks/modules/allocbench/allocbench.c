@@ -11,7 +11,7 @@
  *                           skb_page_frag_refill(), which needs
  *                           net.core.high_order_alloc_disable=1 to ask for
  *                           order 0) and __free_page()
- *   bulk NR N               alloc_pages_bulk_array() of NR pages, then
+ *   bulk NR N               alloc_pages_bulk() of NR pages, then
  *                           __free_page() on each; N counts pages
  *   kmalloc SIZE N [KIND]   kmalloc(SIZE) and kfree()
  *   cache SIZE N [KIND]     kmem_cache_alloc() and kmem_cache_free() on a
@@ -229,7 +229,7 @@ static noinline int ab_loop_marked(struct ab_run *r, unsigned long n)
 	return ret;
 }
 
-/* N pages through alloc_pages_bulk_array(), r->arg pages a call. */
+/* N pages through alloc_pages_bulk(), r->arg pages a call. */
 static int ab_loop_bulk(struct ab_run *r, unsigned long n)
 {
 	struct page **pages = (struct page **)r->slots;

@@ -51,11 +51,17 @@ def fixture(d, rows=tuple(PAIRS), second_run=None):
     micro, boot, cache = [], [], []
     for row in rows:
         for run in ("icount-1", "icount-2", "tcg-1"):
-            for bench, v in (("page", PAIRS[row][0]), ("kpage", PAIRS[row][1]),
-                             ("kmalloc", 150.0)):
-                arg = "64" if bench == "kmalloc" else "0"
+            for bench, arg, kind, v in (
+                    ("page", "0", "hot", PAIRS[row][0]),
+                    ("kpage", "0", "hot", PAIRS[row][1]),
+                    ("kmalloc", "64", "hot", 150.0)) + tuple(
+                    # The other page rows: the module site's figure,
+                    # order 3's doubled, the kernel working set's the
+                    # kernel site's.
+                    (b, a, k, PAIRS[row][b == "kpage"] * (2 if a == "3" else 1))
+                    for b, a, k in data.PAGE_ROWS[2:]):
                 m = dict(meta(row, run), rep="1", bench=bench, arg=arg,
-                         n="1000", kind="hot", total_ns=str(int(v * 1000)),
+                         n="1000", kind=kind, total_ns=str(int(v * 1000)),
                          ns_per_op="%.2f" % v)
                 if run == "icount-2" and second_run:
                     second_run(row, m)
@@ -144,7 +150,8 @@ class DataTest(Fixture):
 
     def test_icount_runs_must_agree(self):
         def bump(row, m):
-            if row == "fork-a" and m["bench"] == "page":
+            if row == "fork-a" and (m["bench"], m["arg"], m["kind"]) == \
+                    data.MODULE_SITE:
                 m["ns_per_op"] = "701.00"
         n, mismatch = self.results(second_run=bump).determinism()
         self.assertEqual(len(mismatch), 1)
@@ -175,6 +182,38 @@ class TargetsTest(Fixture):
                          "`off` (order-0 page alloc+free, kernel call site, "
                          "instructions)")
         self.assertEqual((j[0]["peer"], j[0]["base"]), ("stock-a", "off"))
+
+    def test_every_page_row(self):
+        r = self.results()
+        # fork-a: +100 over 600 (+16.7%) on the module site's rows, +200
+        # over 1200 at order 3, +100 over 640 (+15.6%) at the kernel's.
+        (v, ev), = self.verdicts(r, [Target("pages_within", "fork-a",
+                                            limit="16")])
+        self.assertEqual(v, "not met: page order 0; page order 1; page "
+                         "order 2; page order 3; page order 0, batch; "
+                         "alloc_pages_bulk() of 16 (per page); page order "
+                         "0, working set")
+        self.assertIn("page order 0, kernel call site +15.6%", ev)
+        self.assertEqual(self.verdicts(r, [
+            Target("pages_within", "fork-a", limit="17")])[0][0], "met")
+        # fork-b adds 200 where stock-a adds 300 (400 and 600 at order 3).
+        j = targets.judge(r, [Target("pages_share", "fork-a", limit="1/3"),
+                              Target("pages_share", "fork-b", limit="2/3"),
+                              Target("pages_share", "fork-b", limit="1/3",
+                                     vs="fork-a")])
+        self.assertEqual([t["verdict"] for t in j][:2], ["met", "not met: "
+                         "page order 0, kernel call site; page order 0, "
+                         "kernel call site, working set"])
+        self.assertEqual(j[2]["peer"], "fork-a")
+        self.assertIn("page order 3 +400.0 vs +200.0", j[2]["measured"])
+        self.assertTrue(j[2]["target"].startswith(
+            "`fork-b` adds at most 1/3 of what `fork-a` adds over `off` on "
+            "every page row"))
+        # A row without the page rows is not measured.
+        r = self.results(rows=("off", "fork-a"))
+        self.assertEqual(self.verdicts(r, [
+            Target("pages_share", "fork-a", limit="1/3")])[0][0],
+            "not measured")
 
     def test_page_ext_traffic_boot(self):
         r = self.results()
@@ -226,11 +265,11 @@ class AttributionTest(Fixture):
             self.assertTrue(attribution.measured(r))
             cells = attribution.cells(r)
             self.assertEqual(len(attribution.header(r)), len(cells[0]))
-        # Over off's 600/640; order 1 and bulk are not in the fixture; boot
+        # Over off's 600/640, order 1 and bulk as the module site; boot
         # against the group's stock row (200 instructions).
         self.assertEqual(cells[0][:3], ["stock-a", "+300.0 (+50.0%)",
                                         "+300.0 (+46.9%)"])
-        self.assertEqual(cells[0][3:5], ["not measured"] * 2)
+        self.assertEqual(cells[0][3:5], ["+300.0 (+50.0%)"] * 2)
         self.assertEqual(cells[0][5:], ["0.00M", "none: at boot, tags too "
                                         "many for the spare page-flag bits "
                                         "switch compressed profiling off"])
