@@ -35,6 +35,12 @@ BUILD_CHECKS = {
 }
 
 
+def fixes_rows():
+    """The rows of stock with only the upstream fixes: a measure of the
+    fork's gain, not the fork, so no fork target judges them."""
+    return {g["fixes"] for g in GROUPS if "fixes" in g}
+
+
 def groups(r):
     """The groups, each cut to the rows the matrix has, as (role, row) in
     ROLES' order; a group needs its stock and fork rows."""

@@ -232,6 +232,13 @@ class TargetsTest(Fixture):
         (v, ev), = self.verdicts(r, [Target("boot")])
         self.assertEqual(v, "not met: fork-b at 1 GiB, fork-b at 4 GiB")
         self.assertIn("fork-a vs stock-a 1 GiB -10 (-5.00%)", ev)
+        # A row of stock with only the upstream fixes is listed, not judged.
+        with mock.patch.object(attribution, "GROUPS",
+                               [{"stock": "stock-a", "fixes": "fork-b"}]):
+            (v, ev), = self.verdicts(r, [Target("boot")])
+        self.assertEqual(v, "met")
+        self.assertIn("fork-b vs stock-a 1 GiB +1 (+0.50%) (not judged: "
+                      "upstream fixes only)", ev)
 
     def test_skipped_rows_are_not_measured(self):
         r = self.results(rows=("off", "fork-a"))
