@@ -98,6 +98,7 @@ phase_micro() {
 		micro_one "$r" page 3 $((n / 4))
 		micro_one "$r" page 0 "$n" batch
 		micro_one "$r" bulk 16 "$n"
+		micro_one "$r" vmalloc 16 "$n"
 		for size in 8 64 256 1024 4096; do
 			micro_one "$r" kmalloc "$size" "$n"
 		done

@@ -266,15 +266,18 @@ class Results:
 
     # --- traces (make trace) ----------------------------------------------------
     # A case is one loop of allocbench: "page-0" (its traces at the top of
-    # trace/), "page-1", "bulk-16" (each in a directory of that name).
+    # trace/), "page-1", "bulk-16", "vmalloc-16" (each in a directory of
+    # that name).
     def trace_cases(self):
-        """The traced cases: page-0 first, then page orders, then bulk."""
+        """The traced cases: page-0 first, then page orders, then bulk and
+        vmalloc."""
         d = self.path("trace")
         subs = sorted(x for x in os.listdir(d) if os.path.isdir(
             os.path.join(d, x))) if os.path.isdir(d) else []
-        key = lambda c: (c.split("-")[0] != "page", int(c.split("-")[1]))
+        kinds = ("page", "bulk", "vmalloc")
+        key = lambda c: (kinds.index(c.split("-")[0]), int(c.split("-")[1]))
         cases = [c for c in ["page-0"] + subs
-                 if re.fullmatch(r"(page|bulk)-\d+", c)]
+                 if re.fullmatch(r"(page|bulk|vmalloc)-\d+", c)]
         return sorted(cases, key=key)
 
     def _trace_path(self, row, case):

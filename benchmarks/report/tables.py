@@ -28,6 +28,8 @@ def bench_label(bench, arg, kind):
         s = "page order 0, kernel call site"
     elif bench == "bulk":
         s = "alloc_pages_bulk() of %s (per page)" % arg
+    elif bench == "vmalloc":
+        s = "vmalloc() and vfree() of %s pages (per page)" % arg
     elif bench == "kmalloc":
         s = "kmalloc(%s)" % arg
     else:

@@ -8,7 +8,7 @@ TOP_N = 12  # functions listed per boot-profile pair
 def case_pages(case):
     """Pages one iteration of a case allocates and frees."""
     kind, n = case.split("-")
-    return int(n) if kind == "bulk" else 1
+    return int(n) if kind in ("bulk", "vmalloc") else 1
 
 
 def case_title(case):
@@ -16,6 +16,9 @@ def case_title(case):
     if kind == "bulk":
         return ("`alloc_pages_bulk()` of %s pages and their `__free_page()` "
                 "calls" % n)
+    if kind == "vmalloc":
+        return ("`vmalloc()` of %s pages and its `vfree()` (its pages go "
+                "back through `free_pages_bulk()`)" % n)
     return "order-%s `alloc_pages()` + `__free_pages()`" % n
 
 

@@ -10,11 +10,13 @@
 # Cases (CASES): page-N, one alloc_pages(GFP_KERNEL, N) + __free_pages()
 # (an iteration starts in __alloc_frozen_pages_noprof, which every 7.3 page
 # allocation enters); bulk-N, one alloc_pages_bulk() of N pages and their N
-# __free_page() calls (it starts in alloc_pages_bulk_noprof).
+# __free_page() calls (it starts in alloc_pages_bulk_noprof); vmalloc-N, one
+# vmalloc() of N pages and its vfree(), whose pages go back through
+# free_pages_bulk() (it starts in __vmalloc_node_range_noprof).
 # Environment: ROWS (names from the matrix; default the rows over off, not
 # the distro rows, whose baseline is another config), CASES (default
-# "page-0 page-1 bulk-16", the benchmark's orders 0 and 1 and its bulk
-# size), RESULTS, MATRIX, NO_BUILD=1.
+# "page-0 page-1 bulk-16 vmalloc-16", the benchmark's orders 0 and 1 and
+# its bulk and vmalloc sizes), RESULTS, MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -39,11 +41,11 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-cases=${CASES:-page-0 page-1 bulk-16}
+cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16}
 for c in $cases; do
 	case $c in
-	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]) ;;
-	*) die "CASES: '$c' is neither page-ORDER nor bulk-PAGES" ;;
+	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;
+	*) die "CASES: '$c' is neither page-ORDER, bulk-PAGES nor vmalloc-PAGES" ;;
 	esac
 done
 # Where a case's traces go: page-0 stays at the top, as it always was.
@@ -52,6 +54,7 @@ case_what() {
 	case $1 in
 	page-*) echo "one order-${1#page-} alloc_pages()+__free_pages() iteration of allocbench" ;;
 	bulk-*) echo "one alloc_pages_bulk() of ${1#bulk-} pages and their __free_page() calls, an iteration of allocbench" ;;
+	vmalloc-*) echo "one vmalloc() of ${1#vmalloc-} pages and its vfree(), an iteration of allocbench" ;;
 	esac
 }
 
@@ -62,6 +65,7 @@ mode=${c%-*} arg=${c#*-}
 case $mode in
 page) sym=__alloc_frozen_pages_noprof ;;
 bulk) sym=alloc_pages_bulk_noprof ;;
+vmalloc) sym=__vmalloc_node_range_noprof ;;
 esac
 # The guest loads allocbench, says so, and runs a loop long enough for gdb
 # to attach and step (the stepping holds the guest still meanwhile).

@@ -794,6 +794,18 @@ def design(ser):
         "freezing its reference count from 1, one atomic operation as "
         "the put is, and takes the tag only when another holder may be "
         "left to free the first page.",
+        "" + p("uncount free_pages_bulk()'s pages once") + " "
+        "lets free_pages_bulk(), and so vfree(), uncount its pages in the "
+        "page-flags form once for each run of pages with the same index, "
+        "as alloc_pages_bulk() counts them, instead of two counter updates "
+        "and a decode a page; the index is read as free_pages_prepare() is "
+        "about to clear it.",
+        "" + p("split a page's tag in the page-flags form") + " "
+        "lets a split in the page-flags form copy the first page's index "
+        "into each new head and count the new heads' calls with one "
+        "update, instead of decoding and encoding a reference through the "
+        "out-of-line handles for each: split_page() does this for every "
+        "page of a block, and vmalloc() splits the blocks it allocates.",
         "" + p('add alloctop') + " adds tools/mm/alloctop, a top(1) for /proc/allocinfo: "
         "the sites holding the most, by bytes, calls, name or change, with "
         "the change and its rate between updates, summed by top-level "

@@ -13,6 +13,9 @@
  *                           order 0) and __free_page()
  *   bulk NR N               alloc_pages_bulk() of NR pages, then
  *                           __free_page() on each; N counts pages
+ *   vmalloc NR N            vmalloc() of NR pages (alloc_pages_bulk()
+ *                           inside), then vfree() (free_pages_bulk()
+ *                           inside); N counts pages
  *   kmalloc SIZE N [KIND]   kmalloc(SIZE) and kfree()
  *   cache SIZE N [KIND]     kmem_cache_alloc() and kmem_cache_free() on a
  *                           private, unmerged cache of SIZE-byte objects
@@ -48,6 +51,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <net/sock.h>
 
 #include "marker.h"
@@ -63,7 +67,7 @@ MODULE_PARM_DESC(cachesim, "run the measured loop between cachesim markers");
 /* Operations between two cond_resched() calls in the timed loops. */
 #define AB_CHUNK 4096
 
-enum ab_mode { AB_PAGE, AB_KPAGE, AB_BULK, AB_KMALLOC, AB_CACHE };
+enum ab_mode { AB_PAGE, AB_KPAGE, AB_BULK, AB_KMALLOC, AB_CACHE, AB_VMALLOC };
 enum ab_kind { AB_HOT, AB_BATCH, AB_WS };
 
 static const char * const ab_mode_names[] = {
@@ -72,6 +76,7 @@ static const char * const ab_mode_names[] = {
 	[AB_BULK] = "bulk",
 	[AB_KMALLOC] = "kmalloc",
 	[AB_CACHE] = "cache",
+	[AB_VMALLOC] = "vmalloc",
 };
 
 static const char * const ab_kind_names[] = {
@@ -250,10 +255,30 @@ static int ab_loop_bulk(struct ab_run *r, unsigned long n)
 	return 0;
 }
 
+/* N pages through vmalloc() and vfree(), r->arg pages an area. */
+static int ab_loop_vmalloc(struct ab_run *r, unsigned long n)
+{
+	unsigned long done = 0;
+	void *area;
+
+	while (done < n) {
+		area = vmalloc(r->arg * PAGE_SIZE);
+		if (!area)
+			return -ENOMEM;
+		vfree(area);
+		done += r->arg;
+		if (!(done % AB_CHUNK))
+			cond_resched();
+	}
+	return 0;
+}
+
 static int ab_loop(struct ab_run *r, unsigned long n)
 {
 	if (r->mode == AB_BULK)
 		return ab_loop_bulk(r, n);
+	if (r->mode == AB_VMALLOC)
+		return ab_loop_vmalloc(r, n);
 	if (r->kind != AB_HOT)
 		return ab_loop_rounds(r, n);
 	return ab_loop_hot(r, n);
@@ -281,7 +306,7 @@ static int ab_parse(char *cmd, struct ab_run *r)
 	if (nw == 4) {
 		m = match_string(ab_kind_names, ARRAY_SIZE(ab_kind_names),
 				 word[3]);
-		if (m < 0 || r->mode == AB_BULK)
+		if (m < 0 || r->mode == AB_BULK || r->mode == AB_VMALLOC)
 			return -EINVAL;
 		r->kind = m;
 	}
@@ -293,6 +318,7 @@ static int ab_parse(char *cmd, struct ab_run *r)
 	case AB_KPAGE:
 		return r->arg == 0 && IS_ENABLED(CONFIG_NET) ? 0 : -EINVAL;
 	case AB_BULK:
+	case AB_VMALLOC:
 		return r->arg && r->arg <= 4096 ? 0 : -EINVAL;
 	default:
 		return r->arg && r->arg <= KMALLOC_MAX_CACHE_SIZE ? 0 : -EINVAL;
@@ -312,8 +338,8 @@ static int ab_run_cmd(struct ab_run *r)
 		slots = batch;
 	else if (r->kind == AB_WS)
 		slots = r->n;
-	if (r->mode == AB_BULK && cachesim)
-		return -EINVAL;		/* no marked copy of the bulk loop */
+	if ((r->mode == AB_BULK || r->mode == AB_VMALLOC) && cachesim)
+		return -EINVAL;		/* no marked copy of these loops */
 	if (r->kind != AB_HOT || r->mode == AB_BULK) {
 		if (!slots || slots > UINT_MAX)
 			return -EINVAL;

@@ -17,6 +17,9 @@
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
  *   percpu SIZE COUNT   allocate COUNT per-cpu areas of SIZE
  *                       (alloctest_percpu)
+ *   vmalloc PAGES COUNT vmalloc() COUNT areas of PAGES pages
+ *                       (alloctest_vmalloc); "free" vfree()s them, which
+ *                       releases their pages with free_pages_bulk()
  *   stash               hand every held page and object to the tagkeep
  *                       module, which frees them later, after this module
  *                       is gone
@@ -34,6 +37,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "tagkeep.h"
 
@@ -51,6 +55,8 @@ static void *held_objs[ALLOCTEST_MAX];
 static unsigned int nr_objs;
 static void __percpu *held_pcpu[ALLOCTEST_MAX];
 static unsigned int nr_pcpu;
+static void *held_vm[ALLOCTEST_MAX];
+static unsigned int nr_vm;
 static struct dentry *alloctest_dir;
 
 /* The page call site: its tag is what the tests look for. */
@@ -180,6 +186,22 @@ static int alloctest_percpu(size_t size, unsigned int count)
 	return 0;
 }
 
+/* The vmalloc() call site: its pages and their array are counted here. */
+static int alloctest_vmalloc(unsigned int pages, unsigned int count)
+{
+	void *area;
+
+	if (!pages || pages > ALLOCTEST_MAX || count > ALLOCTEST_MAX - nr_vm)
+		return -EINVAL;
+	while (count--) {
+		area = vmalloc(pages * PAGE_SIZE);
+		if (!area)
+			return -ENOMEM;
+		held_vm[nr_vm++] = area;
+	}
+	return 0;
+}
+
 /* Give the held pages and objects to tagkeep: they outlive this module. */
 static int alloctest_stash(void)
 {
@@ -256,6 +278,8 @@ static void alloctest_free_all(void)
 		kfree(held_objs[--nr_objs]);
 	while (nr_pcpu)
 		free_percpu(held_pcpu[--nr_pcpu]);
+	while (nr_vm)
+		vfree(held_vm[--nr_vm]);
 }
 
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
@@ -285,6 +309,8 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_kmalloc(a, b);
 	} else if (n == 3 && !strcmp(cmd, "percpu")) {
 		ret = alloctest_percpu(a, b);
+	} else if (n == 3 && !strcmp(cmd, "vmalloc")) {
+		ret = alloctest_vmalloc(a, b);
 	} else if (n == 1 && !strcmp(cmd, "stash")) {
 		ret = alloctest_stash();
 	} else if (n == 2 && !strcmp(cmd, "stress")) {

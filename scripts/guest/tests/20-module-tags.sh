@@ -39,6 +39,14 @@ shared=func:alloctest_shared
 echo "shared 2 3" >$ctl
 check_eq "order-2 x3 freed while shared: tails uncounted, first pages held" \
 	"$((3 * 4096)) 3" "$(tag_counters $shared)"
+# vmalloc(): its pages come from alloc_pages_bulk() and go back through
+# vfree()'s free_pages_bulk(), which may uncount a run of them at once;
+# its page array is counted on the same line.
+vm=func:alloctest_vmalloc
+echo "vmalloc 16 3" >$ctl
+set -- $(tag_counters $vm)
+check "vmalloc(16 pages) x3: at least 48 pages and calls counted" \
+	test "$1" -ge $((3 * 16 * 4096)) -a "$2" -ge 48
 echo "kmalloc 64 100" >$ctl
 check_eq "kmalloc(64) x100 counted" "6400 100" "$(tag_counters $objs)"
 echo "kmalloc 512 10" >$ctl
@@ -49,6 +57,7 @@ check_eq "slab tag back to zero after free" "0 0" "$(tag_counters $objs)"
 check_eq "split tag back to zero after free" "0 0" "$(tag_counters $split)"
 check_eq "bulk tag back to zero after free" "0 0" "$(tag_counters $bulk)"
 check_eq "shared tag back to zero after the last put" "0 0" "$(tag_counters $shared)"
+check_eq "vmalloc tag back to zero after vfree()" "0 0" "$(tag_counters $vm)"
 check "unload alloctest" rmmod alloctest
 check "module tags gone after unload" sh -c "! grep -q '\[alloctest\]' /proc/allocinfo"
 ktap_done
