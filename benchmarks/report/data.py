@@ -22,12 +22,14 @@ KERNEL_SITE = ("kpage", "0", "hot")
 WORKING_SET = ("page", "0", "ws")
 SITES = {"module": MODULE_SITE, "kernel": KERNEL_SITE}
 # Every page row of the microbenchmark: each page order, the batch, bulk
-# allocation, and the working set, at both call sites where measured.
+# allocation, vmalloc() (bulk allocation and release), and the working
+# set, at both call sites where measured.
 PAGE_ROWS = (MODULE_SITE, KERNEL_SITE, ("page", "1", "hot"),
              ("page", "2", "hot"), ("page", "3", "hot"),
-             ("page", "0", "batch"), ("bulk", "16", "hot"), WORKING_SET,
-             ("kpage", "0", "ws"))
-PAGE_ROWS_TEXT = "orders 0-3, batch, bulk, working set, both call sites"
+             ("page", "0", "batch"), ("bulk", "16", "hot"),
+             ("vmalloc", "16", "hot"), WORKING_SET, ("kpage", "0", "ws"))
+PAGE_ROWS_TEXT = ("orders 0-3, batch, bulk, vmalloc, working set, both call "
+                  "sites")
 
 BENCH_CSVS = ("micro.csv", "perf.csv", "boot.csv", "cachesim.csv",
               "skipped.csv")

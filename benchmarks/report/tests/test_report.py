@@ -191,11 +191,23 @@ class TargetsTest(Fixture):
                                             limit="16")])
         self.assertEqual(v, "not met: page order 0; page order 1; page "
                          "order 2; page order 3; page order 0, batch; "
-                         "alloc_pages_bulk() of 16 (per page); page order "
+                         "alloc_pages_bulk() of 16 (per page); vmalloc() "
+                         "and vfree() of 16 pages (per page); page order "
                          "0, working set")
         self.assertIn("page order 0, kernel call site +15.6%", ev)
         self.assertEqual(self.verdicts(r, [
             Target("pages_within", "fork-a", limit="17")])[0][0], "met")
+        # A page row the data predates: every other row is judged, and the
+        # target is not met without it.
+        more = data.PAGE_ROWS + (("vmalloc", "32", "hot"),)
+        with mock.patch.object(data, "PAGE_ROWS", more):
+            (v, ev), = self.verdicts(r, [Target("pages_within", "fork-a",
+                                                limit="17")])
+            self.assertEqual(v, "not measured: vmalloc() and vfree() of 32 "
+                             "pages (per page) (met on the rest)")
+            (v, ev), = self.verdicts(r, [Target("pages_within", "fork-a",
+                                                limit="16")])
+            self.assertTrue(v.startswith("not met: page order 0;"), v)
         # fork-b adds 200 where stock-a adds 300 (400 and 600 at order 3).
         j = targets.judge(r, [Target("pages_share", "fork-a", limit="1/3"),
                               Target("pages_share", "fork-b", limit="2/3"),
