@@ -18,5 +18,13 @@ for f in "$TOP"/kernel/modules/*/*.[ch] "$TOP"/benchmarks/modules/*/*.[ch]; do
 	n=$((n + 1))
 	"$cp" --strict --quiet --no-tree -f "$f" || { echo "^ $f"; fail=1; }
 done
+# What FILE_PATH_CHANGES would have asked: each file the series adds is
+# covered by an F: entry (the file itself or a directory above it).
+for f in $(cd "$TOP/kernel/patches" && grep -v '^#' series | sed '/^$/d' |
+		xargs awk '/^--- \/dev\/null/ { getline; sub(/^\+\+\+ b\//, ""); print }'); do
+	grep -E '^F:' "$KSRC/MAINTAINERS" | awk -v f="$f" '{ p = $2 }
+		p == f || (p ~ /\/$/ && index(f, p) == 1) { found = 1 } END { exit !found }' ||
+		{ echo "no MAINTAINERS F: entry covers $f, which the series adds"; fail=1; }
+done
 echo "checkpatch: $n file(s) checked"
 exit $fail

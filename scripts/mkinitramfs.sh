@@ -37,7 +37,8 @@ rm -rf "$root/guest/init" "$root"/guest/progs/*.c "$root/guest/uapi-progs"
 for prog in "$TOP"/scripts/guest/progs/*.c; do
 	"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
 done
-# Upstream's allocinfo ioctl selftest, when the variant's source has it:
+# Upstream's allocinfo ioctl selftest (and the series' tag flags one),
+# when the variant's source has it:
 # built static against that tree's exported UAPI headers (made in a scratch
 # build directory of their own, so neither the source tree nor the kernel
 # build directory is touched) and the kselftest headers.  It is rebuilt
@@ -51,19 +52,22 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 	hmake=(make -s -C "$ksrc") sfx=""
 	[ "$arch" = x86_64 ] || { hmake+=(ARCH="$arch" CROSS_COMPILE="$cross"); sfx=-$arch; }
 	hdr=$BUILD/uapi/${ksrc##*/}$sfx
-	bin=$BUILD/selftests/${ksrc##*/}$sfx/allocinfo_ioctl_test
-	mkdir -p "$hdr" "${bin%/*}"
+	mkdir -p "$hdr" "$BUILD/selftests/${ksrc##*/}$sfx"
 	"${hmake[@]}" O="$hdr" headers >/dev/null ||
 		die "exporting UAPI headers from $ksrc failed"
-	if [ ! -x "$bin" ] || [ "$ioctl_test" -nt "$bin" ] ||
-		[ "$hdr/usr/include/linux/alloc_tag.h" -nt "$bin" ] ||
-		[ "$selftests/kselftest.h" -nt "$bin" ]; then
-		"$cc" -static -O2 -Wall -isystem "$hdr/usr/include" -I "$selftests" \
-			-o "$bin.tmp" "$ioctl_test" 2>"$bin.log" ||
-			{ cat "$bin.log" >&2; die "building $ioctl_test failed"; }
-		mv "$bin.tmp" "$bin"
-	fi
-	cp "$bin" "$root/guest/progs/allocinfo_ioctl_test"
+	# Every selftest of the directory (the series adds one).
+	for test in "$selftests"/alloc_tag/*.c; do
+		bin=$BUILD/selftests/${ksrc##*/}$sfx/$(basename "$test" .c)
+		if [ ! -x "$bin" ] || [ "$test" -nt "$bin" ] ||
+			[ "$hdr/usr/include/linux/alloc_tag.h" -nt "$bin" ] ||
+			[ "$selftests/kselftest.h" -nt "$bin" ]; then
+			"$cc" -static -O2 -Wall -isystem "$hdr/usr/include" -I "$selftests" \
+				-o "$bin.tmp" "$test" 2>"$bin.log" ||
+				{ cat "$bin.log" >&2; die "building $test failed"; }
+			mv "$bin.tmp" "$bin"
+		fi
+		cp "$bin" "$root/guest/progs/"
+	done
 	# Our own ioctl clients, against the same headers (and lib/ for
 	# test_hmm's, which it does not export).
 	for prog in "$TOP"/scripts/guest/uapi-progs/*.c; do

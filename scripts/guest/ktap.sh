@@ -25,3 +25,39 @@ tag_counters() {
 	awk -v want="$1" 'index($0, want) { b += $1; c += $2; n++ }
 		END { printf "%d %d\n", b, c }' /proc/allocinfo
 }
+
+# ksft_results OUTPUT STATUS: a kselftest program's output and exit
+# status, each of its results one of ours, its output as diagnostics.
+# kselftest reports a skip as a failure in its exit status (any result but
+# pass fails ksft_finished()), so the results are judged by their lines.
+ksft_results() {
+	_plan="" _results=0 _kfailed=0 _kskipped=0
+	sed 's/^/# /' "$1"
+	while IFS= read -r _line; do
+		case $_line in
+		1..*) _plan=${_line#1..}; _plan=${_plan%% *} ;;
+		"not ok "*)
+			_results=$((_results + 1)) _kfailed=$((_kfailed + 1))
+			_rest=${_line#not ok }
+			not_ok "${_rest#* }" ;;
+		"ok "*"# SKIP"*)
+			_results=$((_results + 1)) _kskipped=$((_kskipped + 1))
+			_reason=${_line#*# SKIP}; _reason=${_reason# }
+			_name=${_reason#Skipping }
+			skip "${_name:-selftest result $_results}" "$_reason" ;;
+		"ok "*)
+			_results=$((_results + 1))
+			_rest=${_line#ok }
+			ok "${_rest#* }" ;;
+		esac
+	done <"$1"
+	check_eq "selftest gave every planned result" "${_plan:-none}" "$_results"
+	check "selftest printed its totals (it did not die)" grep -q '^# Totals: ' "$1"
+	# Exit 0 is a clean pass; 1 is expected only when a result was a skip.
+	diag "selftest exit status: $2"
+	if [ "$2" = 0 ] || { [ "$2" = 1 ] && [ $_kskipped -gt 0 ] && [ $_kfailed = 0 ]; }; then
+		ok "selftest exit status agrees with its results"
+	else
+		not_ok "selftest exit status agrees with its results"
+	fi
+}

@@ -812,8 +812,26 @@ def design(ser):
         "directory or by module, filtered by the ioctl in the kernel; it "
         "falls back to the text where the ioctl is missing, and writes "
         "plain text or CSV for scripts.",
-        "The boot syntax and the format of /proc/allocinfo are otherwise "
-        "unchanged.",
+        "" + p("number module tags in every form") + " "
+        "gives module tags their indexes in every form, pointer "
+        "references included, so that an index names any tag: the module "
+        "tag area is laid out in whole tags whenever the kernel's tags "
+        "have link-time indexes.",
+        "" + p("switch counting off per tag") + " "
+        "adds per-tag control, kept in a byte for each index, and "
+        "ALLOCINFO_IOC_SET_FLAGS, which sets or clears flags on the tags "
+        "the GET commands' filter matches and says how many; it takes a "
+        "features word, and fails with EINVAL on anything it does not "
+        "know. Its one flag, ALLOCINFO_TAG_OFF, leaves a tag's allocations "
+        "uncounted and marked empty, so that frees uncount nothing and "
+        "turning it back on never unbalances the line, which ends with "
+        "' counted:no' meanwhile. The hooks test the flag behind a static "
+        "key that goes on with the first flag set. "
+        + p("test setting and clearing tag flags") + " is its kselftest, "
+        "and " + p("alloctop: set and clear tag flags") + " lets alloctop "
+        "set and clear it with its filters.",
+        "The boot syntax is unchanged, and /proc/allocinfo changes only "
+        "by the ' unloaded:yes' and ' counted:no' suffixes.",
     ])
 
 
