@@ -12,6 +12,8 @@ RESULTS-DIR (default results) gets, from what it holds:
   bootprof/*.tsv     bootprof/README.md
   pageflags.csv      pageflags.md
   tagcounts.csv      tagcounts.md
+  tcg-anomaly/       tcg-anomaly/README.md (the host-load check over a
+                     kept run, and its traces/INDEX)
 --no-plots writes the plots' data but does not run gnuplot.  --inputs HASH
 (benchmarks/inputs-hash.sh: what the tree would measure now) only warns, on
 stderr, about raw data measured on other inputs; nothing rendered depends
@@ -21,7 +23,7 @@ bad input.
 import os
 import sys
 
-from . import data, plots, survey, targets, text, traces
+from . import data, hostload, plots, survey, targets, text, traces
 from .matrix import MatrixError
 
 
@@ -59,6 +61,10 @@ def render(d, readme=None, draw=True):
         write(r.path("trace", "README.md"), traces.trace_readme(r))
     if traces.bootprof_pairs(r):
         write(r.path("bootprof", "README.md"), traces.bootprof_readme(r))
+    if r.has("tcg-anomaly", "micro.csv"):
+        a = data.Results(r.path("tcg-anomaly"), r.matrix)
+        write(a.path("README.md"), hostload.anomaly_readme(
+            a, hostload.traces_note(a.path("traces", "INDEX"))))
     if not r.has("micro.csv"):
         return []
     for name in data.BENCH_CSVS:

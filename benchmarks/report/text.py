@@ -1,6 +1,6 @@
 """The English of results/README.md and of the headline block in the
 top-level README.md, around the tables of tables.py."""
-from . import attribution, data, tables
+from . import attribution, data, hostload, tables
 from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
@@ -264,6 +264,7 @@ def readme(r, judged, plots):
     s.append("## perf stat workloads: wall time per op (TCG)\n")
     s.append("ns per op, median [min–max].\n")
     s.append(md(tables.perf_wall(r)) + "\n")
+    s.append(hostload.section(r))
     s.append("## Boot and memory\n")
     s.append("Time to `/init` from the printk timestamp of \"Run /init "
              "as init process\" (icount: virtual time, deterministic; "

@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, data, matrix, targets
+from benchmarks.report import attribution, data, hostload, matrix, targets
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -333,6 +333,30 @@ class AttributionTest(Fixture):
         with mock.patch.object(attribution, "GROUPS", groups):
             self.assertIn("worth that much in speed",
                           attribution.findings(R())[1])
+
+
+class HostLoadTest(Fixture):
+    def test_loaded_row(self):
+        fixture(self.d)
+        # fork-b's plain-TCG boot took twice as long on everything.
+        path = os.path.join(self.d, "micro.csv")
+        rows = data.read_csv(path)
+        for x in rows:
+            if x["row"] == "fork-b" and x["run"].startswith("tcg"):
+                x["ns_per_op"] = "%.2f" % (2 * float(x["ns_per_op"]))
+        write_csv(path, list(rows[0]), rows)
+        r = data.Results(self.d, self.m)
+        got = {c[0]: c for c in hostload.check(r)}
+        self.assertTrue(got["fork-b"][5])
+        self.assertEqual(len(got["fork-b"][3]), got["fork-b"][4])
+        self.assertFalse(any(c[5] for x, c in got.items() if x != "fork-b"))
+        self.assertIn("Rows that ran on a loaded host: `fork-b`.",
+                      hostload.section(r))
+        # None loaded: every row costs the same per instruction.
+        fixture(self.d)
+        r = data.Results(self.d, self.m)
+        self.assertIn("No row ran on a noticeably loaded host.",
+                      hostload.section(r))
 
 
 class RenderTest(Fixture):
