@@ -85,8 +85,14 @@ kpage_on() {
 	echo "$1" >/proc/sys/net/core/high_order_alloc_disable
 }
 
+# allocbench, and the tags the row switches off (tag-off.sh).
+insmod_bench() {
+	insmod /modules/allocbench.ko "$@"
+	"$bench/tag-off.sh" || { echo "@@SKIP bench.tag_off could not be applied"; exit 3; }
+}
+
 phase_micro() {
-	insmod /modules/allocbench.ko
+	insmod_bench
 	kpage_on 1
 	n=$MICRO_N
 	r=1
@@ -116,7 +122,7 @@ phase_micro() {
 # Under the cachesim plugin: one marked window a command, in this order
 # (benchmarks/run.sh pairs the plugin's records with these lines).
 phase_cache() {
-	insmod /modules/allocbench.ko cachesim=1
+	insmod_bench cachesim=1
 	kpage_on 1
 	for cmd in "page 0 $CACHE_N" "kpage 0 $CACHE_N" \
 		"page 0 $WS_N ws" "kpage 0 $WS_N ws"; do
@@ -142,7 +148,7 @@ phase_perf() {
 		kind=sw events=task-clock,page-faults,context-switches
 	fi
 	echo "@@PERFVERSION $(perf version 2>&1 | awk '{ print $3 }') $kind"
-	insmod /modules/allocbench.ko
+	insmod_bench
 	r=1
 	while [ "$r" -le "$REPS" ]; do
 		for w in micro hackbench pagefault forkexit; do

@@ -21,6 +21,8 @@ Kinds (the English of each is name() below):
             of its page_ext bytes a page / 64 more lines per op than the
             baseline over the working set; page-flags rows no more (within
             SLACK); row "*"
+  delta     ROW within LIMIT instructions of VS, order-0 alloc+free at both
+            call sites (LIMIT 0: no more than VS)
   boot      every row with a peer reaches /init in no more instructions than
             its peer (icount), at every guest size; row "*".  The rows of
             stock with only the upstream fixes (attribution.GROUPS' "fixes")
@@ -67,6 +69,10 @@ TARGETS = [
     Target("pages_share", "fork-distro-compressed", limit="1/3",
            vs="stock-distro-pointer"),
     Target("pages_within", "fork-page_ext", limit="12", stretch=True),
+    # Per-tag control costs the unflagged tags next to nothing, and a tag
+    # that is off no more than profiling switched off.
+    Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags"),
+    Target("delta", "fork-flags-tag-off", limit="0", vs="fork-disabled"),
     # The upstream fixes alone make stock no slower.
     Target("share", "stock-fixes-pointer", "module", "1"),
     Target("share", "stock-fixes-compressed", "module", "1"),
@@ -154,6 +160,12 @@ def name(r, t):
                "a page / 64 more lines per op than `%s`), the page-flags " \
                "rows no more lines than `%s` (within %s)" % (
                    t.limit, o, o, TRAFFIC_SLACK)
+    if t.kind == "delta":
+        if t.limit == "0":
+            return "`%s` runs no more instructions than `%s` (order-0 page " \
+                   "alloc+free, both call sites)" % (t.row, p)
+        return "`%s` within %s instructions of `%s` (order-0 page " \
+               "alloc+free, both call sites)" % (t.row, t.limit, p)
     if t.kind == "boot":
         return "Boot: each fork row reaches `/init` in no more " \
                "instructions than its stock peer (icount)"
@@ -193,6 +205,21 @@ def judge_within(r, t):
     ok = (v - b) * 100 <= b * float(t.limit)
     return ("met" if ok else "not met",
             "+%.1f over %.1f (%s)" % (v - b, b, fmt_pct(pct(v, b))))
+
+
+def judge_delta(r, t):
+    p = peer(r, t)
+    a = absent(r, t.row, p)
+    if a:
+        return "not measured", a
+    ev, ok = [], True
+    for site, key in sorted(data.SITES.items()):
+        v, q = r.micro_icount(t.row, key), r.micro_icount(p, key)
+        if None in (v, q):
+            return "not measured", "no %s call site figure" % site
+        ev.append("%s site %+.1f (%.1f vs %.1f)" % (site, v - q, v, q))
+        ok = ok and v - q <= float(t.limit)
+    return "met" if ok else "not met", "; ".join(ev)
 
 
 def page_rows(r, t, rows):
@@ -347,7 +374,7 @@ JUDGES = {"share": judge_share, "within": judge_within,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "page_ext": judge_page_ext, "page_ext_share": judge_page_ext_share,
-          "traffic": judge_traffic, "boot": judge_boot}
+          "traffic": judge_traffic, "boot": judge_boot, "delta": judge_delta}
 
 
 def judge(r, targets=None):

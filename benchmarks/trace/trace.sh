@@ -69,7 +69,7 @@ vmalloc) sym=__vmalloc_node_range_noprof ;;
 esac
 # The guest loads allocbench, says so, and runs a loop long enough for gdb
 # to attach and step (the stepping holds the guest still meanwhile).
-guest="insmod /modules/allocbench.ko && echo @@START &&
+guest="insmod /modules/allocbench.ko && /bench/tag-off.sh && echo @@START &&
 echo '$mode $arg 3000000' >/sys/kernel/debug/allocbench/run"
 cdir=$(case_dir "$c")
 mkdir -p "$cdir"

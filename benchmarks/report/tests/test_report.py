@@ -227,6 +227,20 @@ class TargetsTest(Fixture):
             Target("pages_share", "fork-a", limit="1/3")])[0][0],
             "not measured")
 
+    def test_delta(self):
+        r = self.results()
+        # fork-b: +100 over fork-a at the module site, +101 at the kernel's.
+        (v, ev), = self.verdicts(r, [Target("delta", "fork-b", limit="101",
+                                            vs="fork-a")])
+        self.assertEqual(v, "met")
+        self.assertIn("kernel site +101.0 (841.0 vs 740.0)", ev)
+        self.assertEqual(self.verdicts(r, [Target(
+            "delta", "fork-b", limit="100", vs="fork-a")])[0][0], "not met")
+        r = self.results(rows=("off", "fork-a"))
+        self.assertEqual(self.verdicts(r, [Target(
+            "delta", "fork-b", limit="0", vs="fork-a")])[0][0],
+            "not measured")
+
     def test_page_ext_traffic_boot(self):
         r = self.results()
         self.assertEqual(self.verdicts(r, [
