@@ -2,7 +2,7 @@
 #
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
-#   make bench, make trace, make bootprof, make survey   the measuring parts of 'make results'
+#   make bench, make trace, make bootprof, make survey, make capture   the measuring parts of 'make results'
 #   make report    every table, plot and README of results/ from its raw data (last in 'make results')
 #
 # Options: VARIANTS="stock-distro fork fork-distro"  BUILD=build  CACHE=~/.cache/alloctag-fork
@@ -22,7 +22,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results bench trace bootprof survey report rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test results bench trace bootprof survey capture report rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -51,7 +51,7 @@ test:
 
 # The main job: benchmarks and the page-flag survey, published in results/;
 # the report renders once everything is measured.
-results: bench trace bootprof survey report
+results: bench trace bootprof survey capture report
 
 bench: source link-tags
 	@scripts/deps.sh build qemu results
@@ -66,6 +66,12 @@ trace: source link-tags
 bootprof: source link-tags
 	@scripts/deps.sh build qemu results
 	@benchmarks/bootprof/bootprof.sh
+
+# Context capture end to end: one call site's stacks with perf, and the
+# capture flag's cost (results/capture/).
+capture: source link-tags
+	@scripts/deps.sh build qemu results
+	@benchmarks/capture/capture.sh
 
 survey: source link-tags
 	@scripts/deps.sh build results

@@ -67,3 +67,23 @@ run_stamp() {
 	inputs=$(inputs_hash)
 	qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 }
+
+# perf_bundle TAR: the host's perf binary (Debian 12: /usr/bin/perf; later
+# releases make that a wrapper around a versioned perf_X.Y) and its
+# libraries, as a tar the guest unpacks at /; sets perf to the binary.
+perf_bundle() {
+	local proot lib
+	perf=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$perf" ] || perf=$(command -v perf || true)
+	[ -n "$perf" ] && file -L "$perf" | grep -q ELF || die "no perf binary (apt-get install linux-perf)"
+	proot=$(mktemp -d)
+	mkdir -p "$proot/usr/bin" "$(dirname "$1")"
+	cp "$perf" "$proot/usr/bin/perf"
+	ldd "$perf" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | while read -r lib; do
+		[ -f "$lib" ] || continue
+		mkdir -p "$proot$(dirname "$lib")"
+		cp -L "$lib" "$proot$lib"
+	done
+	tar -C "$proot" -cf "$1" .
+	rm -rf "$proot"
+}

@@ -57,19 +57,7 @@ mkdir -p "$BUILD/bench-bin" "$BUILD/bench"
 for p in pagefault forkexit; do
 	gcc -static -O2 -Wall -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
 done
-perf=$(command -v perf_6.1 || command -v perf || true)
-[ -n "$perf" ] || die "no perf (apt-get install linux-perf)"
-file -L "$perf" | grep -q ELF || perf=$(ls /usr/bin/perf_[0-9]* | sort -V | tail -1)
-proot=$(mktemp -d)
-mkdir -p "$proot/usr/bin"
-cp "$perf" "$proot/usr/bin/perf"
-ldd "$perf" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }' | while read -r lib; do
-	[ -f "$lib" ] || continue
-	mkdir -p "$proot$(dirname "$lib")"
-	cp -L "$lib" "$proot$lib"
-done
-tar -C "$proot" -cf "$BUILD/bench-bin/perf-root.tar" .
-rm -rf "$proot"
+perf_bundle "$BUILD/bench-bin/perf-root.tar"
 perf_host_version=$("$perf" version | awk '{ print $3 }')
 
 # Plain-TCG boots: the guest gets the host's TSC and, with no HPET or PM

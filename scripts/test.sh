@@ -110,15 +110,22 @@ for v in $VARIANTS; do
 done
 run_test "link-tags: the series carries scripts/link-tags/link-tags.c unchanged" \
 	cmp "$TOP/scripts/link-tags/link-tags.c" "$FORK_SRC/scripts/link-tags.c"
+# make bench builds the attribution row's kernel with this patch on the
+# series: a series change that breaks it would stop make results.
+run_test "benchmarks/kernel/number-tags-at-boot.patch applies on the series" \
+	git -C "$FORK_SRC" apply --check "$TOP/benchmarks/kernel/number-tags-at-boot.patch"
 
-for b in $BOOTS; do
-	IFS=: read -r name v form args <<<"$b"
+# boot_tests NAME:VARIANT:FORM[:ARGS] [TEST...]: boot the x86_64 VARIANT
+# and run the guest tests (all, or those named), each result one of ours.
+boot_tests() {
+	local name v form args rc=0
+	IFS=: read -r name v form args <<<"$1"
+	shift
 	phase "boot $name ($v${args:+, $args})"
-	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; continue; }
-	rc=0
+	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; return; }
 	# A 256 MiB DIMM for 58-hotremove (kernels without ACPI never see it).
 	"$TOP/scripts/boot.sh" -k "$v" -s 2 -q -t 600 -o "$logdir/boot-$name" -d 256M \
-		-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests || rc=$?
+		-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests "$@" || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true
 	grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.ktap" || true
@@ -131,6 +138,16 @@ for b in $BOOTS; do
 		grep -E '^(PASS|FAIL|SKIP)' "$logdir/boot-$name.kunit" || true
 		add_counts "$logdir/boot-$name.kunit" "boot $name kunit" || true
 	fi
+}
+for b in $BOOTS; do
+	boot_tests "$b"
+done
+# Selective profiling: the fork booted with "only=" in two forms, for its
+# test (74-only) and the dmesg check: the other tests count every tag.
+ONLY_BOOTS=${ONLY_BOOTS-only-flags:fork:flags:sysctl.vm.mem_profiling=1,compressed,only=func:dup_mm;func:alloctest_pages;file:kernel/fork.c
+	only-pointer:fork:pointer:sysctl.vm.mem_profiling=1,only=mod:alloctest;func:dup_mm}
+for b in $ONLY_BOOTS; do
+	boot_tests "$b" 74-only.sh 90-dmesg.sh
 done
 
 # BOOTS unquoted: one argument a boot, as the loop above splits them.

@@ -14,6 +14,7 @@ RESULTS-DIR (default results) gets, from what it holds:
   tagcounts.csv      tagcounts.md
   tcg-anomaly/       tcg-anomaly/README.md (the host-load check over a
                      kept run, and its traces/INDEX)
+  capture/*.csv      capture/README.md and capture/flame.svg
 --no-plots writes the plots' data but does not run gnuplot.  --inputs HASH
 (benchmarks/inputs-hash.sh: what the tree would measure now) only warns, on
 stderr, about raw data measured on other inputs; nothing rendered depends
@@ -23,7 +24,7 @@ bad input.
 import os
 import sys
 
-from . import data, hostload, plots, survey, targets, text, traces
+from . import capture, data, hostload, plots, survey, targets, text, traces
 from .matrix import MatrixError
 
 
@@ -47,6 +48,9 @@ def stale(r, inputs):
         h = meta.get("inputs")
         if h and h != inputs:
             out.append("%s%s (%s)" % (sub, x, h))
+    if r.has("capture", "cost.csv"):
+        out += ["capture/ (%s)" % h for h in sorted(
+            {c["inputs"] for c in capture.load(r.path("capture"))[0]}) if h != inputs]
     return out
 
 
@@ -61,6 +65,8 @@ def render(d, readme=None, draw=True):
         write(r.path("trace", "README.md"), traces.trace_readme(r))
     if traces.bootprof_pairs(r):
         write(r.path("bootprof", "README.md"), traces.bootprof_readme(r))
+    if r.has("capture", "stacks.csv"):
+        capture.render(r.path("capture"), write)
     if r.has("tcg-anomaly", "micro.csv"):
         a = data.Results(r.path("tcg-anomaly"), r.matrix)
         write(a.path("README.md"), hostload.anomaly_readme(
@@ -107,7 +113,7 @@ def main(argv):
                 print("benchmarks.report: warning: %s was measured on other "
                       "inputs than the tree's %s: rerun its make step"
                       % (s, inputs), file=sys.stderr)
-    except (data.DataError, MatrixError, ValueError) as e:
+    except (data.DataError, MatrixError, capture.CaptureError, ValueError) as e:
         print("benchmarks.report: %s" % e, file=sys.stderr)
         return 2
     if mismatch:

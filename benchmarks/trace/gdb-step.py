@@ -10,7 +10,9 @@ import gdb
 
 out = os.environ["TRACE_OUT"]
 sym = os.environ.get("TRACE_SYM", "__alloc_frozen_pages_noprof")
-limit = int(os.environ.get("TRACE_LIMIT", "100000"))
+# page_owner saves a stack for each page: its vmalloc() of 16 pages takes
+# over 100000 instructions.
+limit = int(os.environ.get("TRACE_LIMIT", "1000000"))
 
 
 def iteration():

@@ -19,6 +19,14 @@ check_eq() {
 }
 ktap_done() { echo "1..$_n"; [ $_fail = 0 ]; }
 
+# trouble: the oopses, BUGs and warnings the kernel logged since the test
+# sourced this file (status 1 when there are none).
+dmesg_base=$(dmesg | wc -l)
+trouble() {
+	dmesg | tail -n +$((dmesg_base + 1)) |
+		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
+}
+
 # Tag counters of the allocinfo line whose tag info contains $1:
 # prints "BYTES CALLS", or "0 0" when no line matches.
 tag_counters() {

@@ -830,8 +830,22 @@ def design(ser):
         + p("test setting and clearing tag flags") + " is its kselftest, "
         "and " + p("alloctop: set and clear tag flags") + " lets alloctop "
         "set and clear it with its filters.",
-        "The boot syntax is unchanged, and /proc/allocinfo changes only "
-        "by the ' unloaded:yes' and ' counted:no' suffixes.",
+        "" + p("trace the allocations and frees of chosen tags") + " "
+        "adds a second flag, ALLOCINFO_TAG_CAPTURE: the hooks emit "
+        "alloc_tag:alloc_tag_mem_alloced and alloc_tag:alloc_tag_mem_freed "
+        "(index, function, page or object, bytes, order, gfp flags) for "
+        "the tags that have it, for perf, BPF or a tracefs trigger to take "
+        "the task, the time and the stack. The allocation hooks trace on "
+        "the out-of-line path that any flag already takes, so they gain no "
+        "test; the free hooks test a second static key, on with the first "
+        "capture flag. " + p("test the capture flag") + " extends the "
+        "kselftest and " + p("set and clear the capture flag") + " alloctop.",
+        "" + p("count only the tags named at boot") + " adds selective "
+        "profiling: 'only=' in sysctl.vm.mem_profiling= names modules, "
+        "files and functions, and every other tag starts off, the kernel's "
+        "at the init of allocation profiling and a module's when it loads.",
+        "The boot syntax gains only 'only=', and /proc/allocinfo changes "
+        "only by the ' unloaded:yes' and ' counted:no' suffixes.",
     ])
 
 

@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, data, hostload, matrix, targets
+from benchmarks.report import attribution, capture, data, hostload, matrix, targets
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -403,6 +403,58 @@ class RenderTest(Fixture):
         rc, err = self.main(self.d, "--no-plots")
         self.assertEqual(rc, 2)
         self.assertIn("boot.csv: missing (written by make bench)", err)
+
+
+class CaptureTest(unittest.TestCase):
+    META = {"date": "2026-11-24T00:00:00Z", "commit": "abc", "inputs": "0123",
+            "kernel": "7.3.4+", "debian_source": "7.3.4-1", "qemu": "7.2.22",
+            "accel": "tcg", "icount": "shift=0,sleep=off", "mem_mib": "1024",
+            "vcpus": "1", "kernel_variant": "fork-bench-tracing",
+            "boot_args": "sysctl.vm.mem_profiling=1,compressed", "perf": "6.1"}
+
+    def setUp(self):
+        self.t = tempfile.TemporaryDirectory()
+        self.d = self.t.name
+        cost = [dict(self.META, site=s, mode=m, n=n, total_ns=t) for s, m, n, t in (
+            ("page", "none", 1000, 500000), ("page", "flag", 1000, 530000),
+            ("page", "perf", 100, 250000), ("kpage", "none", 1000, 600000))]
+        write_csv(os.path.join(self.d, "cost.csv"), list(cost[0]), cost)
+        st = dict(self.META, file="mm/shmem.c", function="shmem_alloc_folio",
+                  tag_bytes_before=0, tag_calls_before=0, tag_bytes_after=40960,
+                  tag_calls_after=10, events=10, event_bytes=40960)
+        stacks = [dict(st, bytes=b, stack_events=e, stack=s) for b, e, s in (
+            (32768, 8, "dd;entry_SYSCALL_64;do_syscall_64;ksys_write;vfs_write;"
+             "shmem_write_begin;shmem_alloc_folio;__alloc_tag_capture_alloc"),
+            (8192, 2, "cp;entry_SYSCALL_64;ksys_write;shmem_alloc_folio"))]
+        write_csv(os.path.join(self.d, "stacks.csv"), list(stacks[0]), stacks)
+
+    def tearDown(self):
+        self.t.cleanup()
+
+    def test_trim_keeps_the_path_from_the_entry_to_the_site(self):
+        self.assertEqual(capture.trim("dd;entry_SYSCALL_64;do_syscall_64;a;f;g",
+                                      "f"), ["a", "f"])
+        self.assertEqual(capture.trim("dd;a;b", "f"), ["a", "b"])
+
+    def test_render(self):
+        written = {}
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        text = written["README.md"]
+        self.assertIn("| module call site | 500.0 | 530.0 | 2500.0 | +30.0 | +2000.0 |",
+                      text)
+        self.assertIn("| kernel call site | 600.0 |  |  |  |  |", text)
+        self.assertIn("| dd | 32768 | 80.0% | 8 | ksys_write > vfs_write > "
+                      "shmem_write_begin > shmem_alloc_folio |", text)
+        svg = written["flame.svg"]
+        # the root, then every frame of the two stacks (8 and 4)
+        self.assertEqual(svg.count("<rect x="), 1 + 8 + 4)
+        self.assertIn("<title>all (40960 bytes)</title>", svg)
+
+    def test_missing_column_names_the_file(self):
+        with open(os.path.join(self.d, "cost.csv"), "w") as f:
+            f.write("commit,site\nabc,page\n")
+        with self.assertRaisesRegex(capture.CaptureError, "cost.csv: no column"):
+            capture.load(self.d)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,6 @@ esac
 site="[paramalloc] func:paramalloc_set"
 param=/sys/module/paramalloc/parameters/alloc
 
-# Kernel messages since the test started that mean the kernel is hurt.
-dmesg_base=$(dmesg | wc -l)
-trouble() {
-	dmesg | tail -n +$((dmesg_base + 1)) |
-		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
-}
 # After an oops the kernel may be unusable: say what happened and stop.
 bail_if_trouble() {
 	if trouble >/tmp/trouble.out; then

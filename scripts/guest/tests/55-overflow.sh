@@ -19,12 +19,6 @@ overflow=func:module_tags_overflow
 lines() { grep -F '[alloctest]' /proc/allocinfo || true; }
 add() { echo "$1 $2" | awk '{ print $1 + $3, $2 + $4 }'; }
 
-# Kernel messages since the test started that mean the kernel is hurt.
-dmesg_base=$(dmesg | wc -l)
-trouble() {
-	dmesg | tail -n +$((dmesg_base + 1)) |
-		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
-}
 
 before=$(tag_counters $overflow)
 limit=$(cat $dbg/module_idx_limit)

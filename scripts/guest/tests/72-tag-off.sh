@@ -19,11 +19,6 @@ rc=0
 $prog >/tmp/flags.out 2>&1 || rc=$?
 ksft_results /tmp/flags.out $rc
 
-dmesg_base=$(dmesg | wc -l)
-trouble() {
-	dmesg | tail -n +$((dmesg_base + 1)) |
-		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
-}
 off() { $at -S off -m alloctest -f "$1" 2>&1; }
 
 check "load alloctest" insmod /modules/alloctest.ko

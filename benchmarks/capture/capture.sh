@@ -1,0 +1,70 @@
+#!/bin/bash
+# Context capture end to end ('make capture'): boots the fork's benchmark
+# kernel with tracefs (fork-bench-tracing) under QEMU TCG with -icount, in
+# the page-flags form, and runs benchmarks/guest/capture-guest.sh: the
+# capture flag's cost on allocbench's page pair (no flag, the flag set,
+# perf record -g taking the events), then one kernel call site captured
+# with perf record -g while files are written to tmpfs, its stacks folded
+# in the guest.  Writes the raw data to results/capture/: cost.csv and
+# stacks.csv (one row a folded stack, with the bytes and events it took),
+# each row with the run's metadata; 'make report' renders the tables and
+# the flame graph.
+# Environment: RESULTS, NO_BUILD=1, CAPTURE_FILE and CAPTURE_FUNC (the call
+# site; default mm/shmem.c shmem_alloc_folio, the tmpfs page tag), COST_N,
+# PERF_N, WORK_MIB (see capture-guest.sh).
+set -eu
+. "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+RESULTS=${RESULTS:-$TOP/results}
+out=$RESULTS/capture
+kernel=fork-bench-tracing
+args="sysctl.vm.mem_profiling=1,compressed"
+file=${CAPTURE_FILE:-mm/shmem.c}
+func=${CAPTURE_FUNC:-shmem_alloc_folio}
+
+if [ "${NO_BUILD:-0}" != 1 ]; then
+	"$TOP/scripts/kernel-src.sh"
+	"$TOP/scripts/build-kernel.sh" "$kernel"
+fi
+# The perf bundle the guest unpacks, as 'make bench' makes it.
+perf_bundle "$BUILD/bench-bin/perf-root.tar"
+
+run_stamp
+debver=$(cat "$KSRC/.git/alloctag-debian-version")
+log="$BUILD/capture/boot"
+rm -rf "$log"
+mkdir -p "$BUILD/capture" "$out"
+log "$kernel: booting with -icount ($args); capturing $file $func"
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+rc=0
+"$TOP/scripts/boot.sh" -k "$kernel" -m 1G -s 1 -a tcg -i -q -t 3600 -o "$log" \
+	-A "nolapic_timer $args" \
+	${COST_N:+-e COST_N="$COST_N"} ${PERF_N:+-e PERF_N="$PERF_N"} \
+	${WORK_MIB:+-e WORK_MIB="$WORK_MIB"} -- \
+	/bench/capture-guest.sh "$file" "$func" >/dev/null || rc=$?
+if [ $rc != 0 ]; then
+	tail -20 "$log/guest.log" >&2
+	die "the capture run failed with status $rc; logs in $log"
+fi
+g=$log/guest.log
+kver=$(sed -n 's/^@@KERNEL //p' "$g")
+pver=$(sed -n 's/^@@PERFVERSION //p' "$g")
+meta="$date,$commit,$inputs,$kver,$debver,$qemu,$(cat "$log/accel"),\"shift=0,sleep=off\",1024,1,$kernel,\"$args\",$pver"
+hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,kernel_variant,boot_args,perf
+{
+	echo "$hdr,site,mode,n,total_ns"
+	awk -v m="$meta" '$1 == "@@CAPCOST" { printf "%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5 }' "$g"
+} >"$out/cost.csv.tmp"
+{
+	echo "$hdr,file,function,tag_bytes_before,tag_calls_before,tag_bytes_after,tag_calls_after,events,event_bytes,bytes,stack_events,stack"
+	awk -v m="$meta" -v f="$file" -v fn="$func" '
+		$1 == "@@TAG" { tag = tag "," $2 "," $3 }
+		$1 == "@@EVENTS" { ev = $2 "," $3 }
+		$1 == "@@STACK" { s = $4; for (i = 5; i <= NF; i++) s = s " " $i
+			printf "%s,%s,%s%s,%s,%s,%s,\"%s\"\n", m, f, fn, tag, ev, $2, $3, s }' "$g"
+} >"$out/stacks.csv.tmp"
+[ "$(wc -l <"$out/cost.csv.tmp")" -gt 1 ] || die "no cost figure in $g"
+[ "$(wc -l <"$out/stacks.csv.tmp")" -gt 1 ] || die "no stack recorded in $g"
+mv "$out/cost.csv.tmp" "$out/cost.csv"
+mv "$out/stacks.csv.tmp" "$out/stacks.csv"
+log "wrote $out/cost.csv and $out/stacks.csv ($(($(wc -l <"$out/stacks.csv") - 1)) stacks)"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# Guest side of 'make capture' (runs as /bench/capture-guest.sh).  Context
+# capture end to end, and what it costs, on a kernel with tracefs:
+#   @@CAPCOST SITE MODE N TOTAL_NS   allocbench's page pair at SITE (page:
+#       the module call site, kpage: skb_page_frag_refill()), MODE none (no
+#       flag), flag (capture set, events not enabled) or perf (capture set,
+#       perf record -g taking both events); under -icount TOTAL_NS counts
+#       instructions.
+#   @@TAG BYTES CALLS                  the captured tag's line, before and
+#                                      after the workload
+#   @@EVENTS N BYTES                   alloc_tag_mem_alloced events recorded
+#   @@STACK BYTES EVENTS FOLDED        the recorded stacks, folded: the
+#       command, then the frames from the outermost in, ';'-separated
+# Usage: capture-guest.sh FILE FUNCTION   (the kernel call site captured
+# while the workload runs; environment: COST_N, PERF_N, WORK_MIB)
+set -eu
+file=$1 func=$2
+COST_N=${COST_N:-20000}
+PERF_N=${PERF_N:-2000}
+WORK_MIB=${WORK_MIB:-8}
+bench=$(cd "$(dirname "$0")" && pwd)
+at=/guest/progs/alloctop
+run=/sys/kernel/debug/allocbench/run
+
+die() { echo "@@SKIP $*"; exit 3; }
+t=/sys/kernel/tracing
+mount -t tracefs nodev $t 2>/dev/null || true
+[ -d $t/events/alloc_tag ] || die "no alloc_tag events in tracefs"
+tar -xf "$bench/perf-root.tar" -C /
+echo "@@KERNEL $(uname -r)"
+echo "@@PERFVERSION $(perf version | awk '{ print $3 }')"
+
+# --- the cost, at both of allocbench's page sites -------------------------------
+insmod /modules/allocbench.ko
+echo 1 >/proc/sys/net/core/high_order_alloc_disable
+cost() { # SITE MODE N
+	echo "$1 0 $3" >$run
+	set -- "$1" "$2" $(cat $run)
+	echo "@@CAPCOST $1 $2 $5 $7"
+}
+capture() { # -S|-C
+	$at "$1" capture -m allocbench >/dev/null &&
+		$at "$1" capture -f skb_page_frag_refill >/dev/null ||
+		die "alloctop $1 capture failed"
+}
+for site in page kpage; do
+	cost $site none "$COST_N"
+done
+capture -S
+for site in page kpage; do
+	cost $site flag "$COST_N"
+	perf record -q -e alloc_tag:alloc_tag_mem_alloced -e alloc_tag:alloc_tag_mem_freed \
+		-g -a -o /tmp/cost.data -- sh -c "echo $site 0 $PERF_N >$run" 2>/dev/null
+	set -- $(cat $run)
+	echo "@@CAPCOST $site perf $3 $5"
+done
+capture -C
+echo 0 >/proc/sys/net/core/high_order_alloc_disable
+rmmod allocbench
+
+# --- one kernel call site captured while a workload runs ------------------------
+n=$($at -S capture -F "$file" -f "$func" 2>&1) || die "no call site $file $func ($n)"
+line() { awk -v f="$file:" -v fn="func:$func" 'index($3, f) == 1 && $0 ~ fn " " { b += $1; c += $2 }
+	END { printf "%d %d\n", b, c }' /proc/allocinfo; }
+echo "@@TAG $(line)"
+mkdir -p /tmp/cap
+perf record -q -e alloc_tag:alloc_tag_mem_alloced -g -a -o /tmp/cap.data -- sh -c "
+	dd if=/dev/zero of=/tmp/cap/a bs=64k count=$((WORK_MIB * 16)) 2>/dev/null
+	cp /tmp/cap/a /tmp/cap/b
+	cat /tmp/cap/a >/tmp/cap/c
+	head -c $((WORK_MIB * 262144)) /tmp/cap/a >/tmp/cap/d" 2>/dev/null
+echo "@@TAG $(line)"
+$at -C capture -F "$file" -f "$func" >/dev/null
+# Fold: a sample's header line (command, pid, ..., the event's fields), then
+# its frames innermost first, one a line, then a blank line.
+perf script -i /tmp/cap.data -F comm,event,trace,sym 2>/dev/null | awk '
+	function flush() {
+		if (head == "") return
+		n++; total += bytes
+		w[stack] += bytes; e[stack]++
+		head = ""
+	}
+	/alloc_tag_mem_alloced/ {
+		flush()
+		head = $1; stack = $1; bytes = 0
+		for (i = 1; i <= NF; i++) if ($i ~ /^bytes=/) bytes = substr($i, 7)
+		frames = ""
+		next
+	}
+	NF == 0 { if (head != "") { stack = head frames; flush() } next }
+	head != "" { frames = ";" $NF frames }
+	END {
+		if (head != "") { stack = head frames; flush() }
+		printf "@@EVENTS %d %d\n", n, total
+		for (s in w) printf "@@STACK %d %d %s\n", w[s], e[s], s
+	}'

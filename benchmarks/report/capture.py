@@ -1,0 +1,208 @@
+"""results/capture/: context capture end to end ('make capture').
+
+cost.csv: allocbench's page pair at its two sites under -icount, with no
+flag, with the capture flag set (events not enabled) and with perf record
+-g taking the events.  stacks.csv: one kernel call site captured while
+files are written to tmpfs, one row a folded stack (the command, then the
+frames from the outermost in) with the bytes and events it took, and the
+site's line before and after.  README.md gets the tables; flame.svg draws
+the stacks, each frame as wide as the bytes allocated under it.
+"""
+import csv
+import hashlib
+import html
+import os
+
+from .tables import md
+
+SITES = {"page": "module call site", "kpage": "kernel call site"}
+MODES = [("none", "no flag"), ("flag", "capture set, events off"),
+         ("perf", "capture set, perf record -g")]
+# Frames outside the path a user looks at: the way in from user space,
+# and the tracing machinery inside the captured call site.
+ENTRY = ("entry_SYSCALL_64_after_hwframe", "entry_SYSCALL_64",
+         "do_syscall_64", "asm_exc_page_fault", "exc_page_fault")
+
+
+class CaptureError(Exception):
+    pass
+
+
+META = ("commit", "inputs", "kernel", "qemu", "accel", "icount", "boot_args", "perf")
+COLUMNS = {
+    "cost.csv": META + ("site", "mode", "n", "total_ns"),
+    "stacks.csv": META + ("file", "function", "tag_bytes_before", "tag_bytes_after",
+                          "events", "event_bytes", "bytes", "stack_events", "stack"),
+}
+
+
+def load(d):
+    """(cost rows, stack rows) of directory d, or an error naming the file."""
+    out = []
+    for name, need in COLUMNS.items():
+        p = os.path.join(d, name)
+        try:
+            with open(p, newline="") as f:
+                rows = list(csv.DictReader(f))
+        except OSError as e:
+            raise CaptureError("%s: %s" % (p, e.strerror))
+        if not rows:
+            raise CaptureError("%s: no rows" % p)
+        missing = [c for c in need if c not in rows[0]]
+        if missing:
+            raise CaptureError("%s: no column %s" % (p, ", ".join(missing)))
+        out.append(rows)
+    return out
+
+
+def trim(stack, func):
+    """The frames a reader follows: from the first one past the entry from
+    user space to the captured call site's function."""
+    frames = stack.split(";")[1:]
+    start = 0
+    for i, f in enumerate(frames):
+        if f in ENTRY:
+            start = i + 1
+    frames = frames[start:]
+    if func in frames:
+        frames = frames[:len(frames) - frames[::-1].index(func)]
+    return frames
+
+
+def cost_table(cost):
+    per = {}
+    for c in cost:
+        per[(c["site"], c["mode"])] = float(c["total_ns"]) / int(c["n"])
+    header = ["site"] + [label for _, label in MODES] + ["flag over none",
+                                                         "perf over none"]
+    rows = []
+    for site, label in SITES.items():
+        v = [per.get((site, m)) for m, _ in MODES]
+        cells = ["%.1f" % x if x is not None else "" for x in v]
+        for x in v[1:]:
+            cells.append("%+.1f" % (x - v[0]) if None not in (x, v[0]) else "")
+        rows.append([label] + cells)
+    return md((header, rows))
+
+
+def stack_table(stacks, func, top=10):
+    total = sum(int(s["bytes"]) for s in stacks)
+    rows = []
+    for s in sorted(stacks, key=lambda s: -int(s["bytes"]))[:top]:
+        b = int(s["bytes"])
+        rows.append([s["stack"].split(";")[0], "%d" % b,
+                     "%.1f%%" % (100.0 * b / total), s["stack_events"],
+                     " > ".join(trim(s["stack"], func)) or "(no frames)"])
+    return md((["command", "bytes", "share", "events", "stack (from the entry in)"],
+               rows), left=1), total
+
+
+def fold_tree(stacks):
+    """{name: [bytes, children]} from the folded stacks, "all" at the root."""
+    root = ["all", 0, {}]
+    for s in stacks:
+        b = int(s["bytes"])
+        node = root
+        node[1] += b
+        for f in s["stack"].split(";"):
+            node = node[2].setdefault(f, [f, 0, {}])
+            node[1] += b
+    return root
+
+
+def color(name):
+    h = int(hashlib.sha256(name.encode()).hexdigest()[:6], 16)
+    return "rgb(%d,%d,%d)" % (205 + h % 50, 80 + (h >> 8) % 120, 40 + (h >> 16) % 40)
+
+
+def flame_svg(stacks, title, width=1200, row=16):
+    """A flame graph: the root at the bottom, each frame as wide as the
+    bytes allocated under it, its callees above it."""
+    root = fold_tree(stacks)
+    boxes = []
+
+    def depth(n):
+        return 1 + max((depth(c) for c in n[2].values()), default=0)
+
+    levels = depth(root)
+    height = (levels + 2) * row
+    scale = (width - 20) / root[1] if root[1] else 0
+
+    def walk(node, x, level):
+        w = node[1] * scale
+        if w >= 0.5:
+            y = height - (level + 1) * row
+            label = node[0] if w > 7 * len(node[0]) else (
+                node[0][:int(w / 7) - 2] + ".." if w > 35 else "")
+            boxes.append(
+                '<g><title>%s (%d bytes)</title><rect x="%.1f" y="%d" width="%.1f" '
+                'height="%d" fill="%s" rx="2"/><text x="%.1f" y="%d">%s</text></g>'
+                % (html.escape(node[0]), node[1], x, y, w, row - 1, color(node[0]),
+                   x + 3, y + row - 4, html.escape(label)))
+        for c in sorted(node[2].values(), key=lambda c: c[0]):
+            walk(c, x, level + 1)
+            x += c[1] * scale
+
+    walk(root, 10, 0)
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+            'font-family="monospace" font-size="11">\n'
+            '<rect width="100%%" height="100%%" fill="white"/>\n'
+            '<text x="10" y="%d" font-size="13">%s</text>\n%s\n</svg>\n'
+            % (width, height, row - 2, html.escape(title), "\n".join(boxes)))
+
+
+def readme(cost, stacks):
+    s0 = stacks[0]
+    func, where = s0["function"], "%s %s" % (s0["file"], s0["function"])
+    table, total = stack_table(stacks, func)
+    grew = int(s0["tag_bytes_after"]) - int(s0["tag_bytes_before"])
+    c0 = cost[0]
+    return "\n".join([
+        "# Context capture end to end",
+        "",
+        "Written by `make report` from cost.csv and stacks.csv (`make capture`,"
+        " benchmarks/capture/capture.sh): kernel %s, commit %s (inputs %s),"
+        " QEMU %s %s with -icount %s, 1 vCPU, boot arguments `%s`, perf %s."
+        % (c0["kernel"], c0["commit"], c0["inputs"], c0["qemu"], c0["accel"].upper(),
+           c0["icount"], c0["boot_args"], c0["perf"]),
+        "",
+        "## What capture costs",
+        "",
+        "Guest instructions per page allocation and free (allocbench, -icount:"
+        " one nanosecond an instruction), with the measured tags unflagged,"
+        " with the capture flag set while no event is enabled, and with"
+        " `perf record -g -a` taking alloc_tag_mem_alloced and"
+        " alloc_tag_mem_freed.",
+        "",
+        cost_table(cost),
+        "",
+        "## One call site's stacks",
+        "",
+        "The capture flag set on %s while `dd`, `cp`, `cat` and `head` write"
+        " files to tmpfs, and `perf record -e alloc_tag:alloc_tag_mem_alloced"
+        " -g -a` running.  perf recorded %s events, %s bytes; the call site's"
+        " line grew by %d bytes meanwhile (perf's own output, in tmpfs too, is"
+        " counted at the same site, and what it writes after it stops taking"
+        " events is counted but not recorded).  The stacks, folded in the"
+        " guest, by bytes (%d in all; frames from the entry from user space to"
+        " the call site):"
+        % (where, s0["events"], s0["event_bytes"], grew, len(stacks)),
+        "",
+        table,
+        "",
+        "![flame graph of the captured allocations](flame.svg)",
+        "",
+        "flame.svg: every recorded stack, the command at the bottom and the"
+        " call site near the top, each frame as wide as the bytes allocated"
+        " under it (%d bytes in all)." % total,
+        "",
+    ])
+
+
+def render(d, write):
+    """Write README.md and flame.svg of results/capture/ (directory d)."""
+    cost, stacks = load(d)
+    write(os.path.join(d, "README.md"), readme(cost, stacks))
+    s0 = stacks[0]
+    write(os.path.join(d, "flame.svg"), flame_svg(
+        stacks, "%s %s: bytes allocated, by stack" % (s0["file"], s0["function"])))

@@ -1,0 +1,124 @@
+# Per-tag "capture" (ALLOCINFO_TAG_CAPTURE, set with alloctop -S capture):
+# every allocation and free at a captured tag emits alloc_tag_mem_alloced
+# or alloc_tag_mem_freed, for pages, bulk pages, vmalloc(), slab objects,
+# per-cpu areas and the tail pages of a shared high-order page; the events
+# add up, per call site, to what /proc/allocinfo counts, and pair up once
+# everything is freed.  No other tag emits anything, a tag that is also
+# off emits nothing, and a cleared tag stops.
+set -eu
+. /guest/ktap.sh
+[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
+case ${VARIANT:-} in
+stock*) diag "stock 7.3 has no per-tag flags"; exit 2 ;;
+esac
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null || true
+[ -d $t/events ] || t=/sys/kernel/debug/tracing
+[ -d $t/events/alloc_tag ] || { diag "no alloc_tag events in tracefs (CONFIG_FTRACE off?)"; exit 2; }
+at=/guest/progs/alloctop
+ctl=/sys/kernel/debug/alloctest/ctl
+
+# events KIND FUNCTION [ORDER]: "COUNT BYTES" of the KIND (alloced or
+# freed) events in the trace buffer that name FUNCTION (and have ORDER;
+# "pages": any order but -1).
+events() {
+	cat $t/trace >/tmp/trace
+	awk -v k="alloc_tag_mem_$1:" -v f="function=$2" -v o="${3:+order=$3}" '
+		index($0, k) {
+			hit = 0; bytes = 0; order = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i == f) hit = 1
+				if ($i ~ /^bytes=/) bytes = substr($i, 7)
+				if ($i ~ /^order=/) order = $i
+			}
+			if (o == "order=pages") pick = order != "order=-1"
+			else pick = o == "" || o == order
+			if (hit && pick) { n++; b += bytes }
+		}
+		END { printf "%d %d\n", n, b }' /tmp/trace
+}
+# held FUNCTION: what the events say the site holds, alloced less freed
+held() {
+	a=$(events alloced "$1") f=$(events freed "$1")
+	echo $((${a#* } - ${f#* }))
+}
+counted() { c=$(tag_counters "func:$1 "); echo "${c% *}"; }
+calls() { c=$(tag_counters "func:$1 "); echo "${c#* }"; }
+
+check "load alloctest" insmod /modules/alloctest.ko
+sites=$(grep -c '\[alloctest\]' /proc/allocinfo)
+check_eq "alloctop -S capture -m alloctest: every site" \
+	"alloctop: $sites site(s) changed" "$($at -S capture -m alloctest 2>&1)"
+check "alloctop shows capture:yes" \
+	sh -c "$at -b -n 1 -l 0 -m alloctest -f alloctest_pages | grep -q ' capture:yes'"
+check "the text of /proc/allocinfo is unchanged (no suffix)" \
+	sh -c "! grep -F '[alloctest]' /proc/allocinfo | grep -q 'capture'"
+
+echo 4096 >$t/buffer_size_kb
+echo >$t/trace
+echo 1 >$t/events/alloc_tag/enable
+echo "pages 0 5" >$ctl
+echo "pages 2 3" >$ctl
+echo "kmalloc 64 10" >$ctl
+echo "bulk 16" >$ctl
+echo "vmalloc 16 2" >$ctl
+# Enough areas that most come from chunks past the first one.
+echo "percpu 4096 32" >$ctl
+echo "shared 2 2" >$ctl
+
+check_eq "alloctest_pages: 5 order-0 allocations traced" "5 $((5 * 4096))" \
+	"$(events alloced alloctest_pages 0)"
+check_eq "alloctest_pages: 3 order-2 allocations traced" "3 $((3 * 16384))" \
+	"$(events alloced alloctest_pages 2)"
+check "page events carry the gfp flags" grep -q 'function=alloctest_pages .*gfp_flags=GFP_KERNEL' /tmp/trace
+check_eq "alloctest_kmalloc: 10 object allocations traced" 10 \
+	"$(events alloced alloctest_kmalloc -1 | cut -d' ' -f1)"
+check_eq "alloctest_bulk: 16 pages traced one by one" "16 $((16 * 4096))" \
+	"$(events alloced alloctest_bulk 0)"
+# vmalloc() takes high-order blocks where it can, and splits them.
+check_eq "alloctest_vmalloc: its 32 pages traced" $((32 * 4096)) \
+	"$(events alloced alloctest_vmalloc pages | cut -d' ' -f2)"
+# Areas the first chunk serves are not counted (the line says accurate:no),
+# and not traced either.
+check "alloctest_percpu: areas past the first chunk counted" test "$(calls alloctest_percpu)" -gt 0
+check_eq "alloctest_percpu: an event for each area counted" \
+	"$(calls alloctest_percpu)" "$(events alloced alloctest_percpu -1 | cut -d' ' -f1)"
+check_eq "alloctest_shared: the tail pages' free traced" "2 $((2 * 12288))" \
+	"$(events freed alloctest_shared -1)"
+for f in pages kmalloc bulk vmalloc percpu shared; do
+	check_eq "alloctest_$f: the events add up to its line" \
+		"$(counted alloctest_$f)" "$(held alloctest_$f)"
+done
+others=$(grep -E 'alloc_tag_mem_(alloced|freed):' /tmp/trace | grep -vc ' function=alloctest_' || true)
+check_eq "no event from a tag without the flag" 0 "$others"
+
+echo free >$ctl
+for f in pages kmalloc bulk vmalloc percpu shared; do
+	check_eq "alloctest_$f: every allocation's free traced" 0 "$(held alloctest_$f)"
+	a=$(events alloced alloctest_$f) f2=$(events freed alloctest_$f)
+	# Split pages are freed one by one: not vmalloc()'s, not the shared ones.
+	case $f in vmalloc|shared) continue ;; esac
+	check_eq "alloctest_$f: as many frees as allocations" "${a% *}" "${f2% *}"
+done
+
+# Off and captured: not counted, not traced.  Cleared: not traced.
+$at -S off -m alloctest -f alloctest_pages >/dev/null
+echo >$t/trace
+echo "pages 0 3" >$ctl
+check_eq "a tag that is also off: nothing traced" "0 0" "$(events alloced alloctest_pages)"
+check_eq "and nothing counted" "0 0" "$(tag_counters func:alloctest_pages)"
+echo free >$ctl
+check_eq "nor its frees" "0 0" "$(events freed alloctest_pages)"
+$at -C off -m alloctest >/dev/null
+check_eq "alloctop -C capture -m alloctest" \
+	"alloctop: $sites site(s) changed" "$($at -C capture -m alloctest 2>&1)"
+echo >$t/trace
+echo "pages 0 2" >$ctl
+echo "kmalloc 64 2" >$ctl
+echo free >$ctl
+check_eq "cleared: nothing traced" 0 "$(grep -c 'alloc_tag_mem_' $t/trace || true)"
+echo 0 >$t/events/alloc_tag/enable
+check "unload alloctest" rmmod alloctest
+tr=$(trouble || true)
+check_eq "no warning, oops or BUG meanwhile" "" "$tr"
+ktap_done

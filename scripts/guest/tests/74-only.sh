@@ -1,0 +1,88 @@
+# Selective profiling (sysctl.vm.mem_profiling=...,only=TERM;TERM): in a
+# boot with "only=", every line of /proc/allocinfo is counted if and only
+# if a term names it (mod:, file:, func:), the kernel's lines and a module's
+# loaded later alike; the lines left off count nothing new while the guest
+# forks and allocates, the named ones do, and the ioctl still switches
+# them.  Skips in a boot without "only=" (test.sh boots the fork with it
+# in two forms).
+set -eu
+. /guest/ktap.sh
+only=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^sysctl\.vm\.mem_profiling=.*only=\([^,]*\).*/\1/p')
+[ -n "$only" ] || { diag "not booted with sysctl.vm.mem_profiling=...,only="; exit 2; }
+at=/guest/progs/alloctop
+ctl=/sys/kernel/debug/alloctest/ctl
+diag "only=$only"
+
+# Every line as "named off calls file func module", named and off 0 or 1
+lines() {
+	tail -n +3 /proc/allocinfo | awk -v only="$only" '
+		BEGIN { n = split(only, term, ";") }
+		{
+			file = $3; sub(/:[0-9]+$/, "", file); mod = "kernel"; fn = ""; off = 0
+			for (i = 4; i <= NF; i++) {
+				if ($i ~ /^\[.*\]$/) mod = substr($i, 2, length($i) - 2)
+				if ($i ~ /^func:/) fn = substr($i, 6)
+				if ($i == "counted:no") off = 1
+			}
+			named = 0
+			for (j = 1; j <= n; j++)
+				if (term[j] == "mod:" mod || term[j] == "file:" file || term[j] == "func:" fn)
+					named = 1
+			print named, off, $2, file, fn, mod
+		}'
+}
+# Lines whose flag disagrees with the terms
+wrong() { lines | awk '$1 == $2 { print }'; }
+# The calls of the named (1) or the other (0) lines, summed
+calls() { lines | awk -v n="$1" '$1 == n { c += $3 } END { print c + 0 }'; }
+
+check "the kernel log says how many tags are counted" \
+	sh -c "dmesg | grep -q 'selective profiling: [0-9]* of [0-9]* tags counted'"
+w=$(wrong)
+check_eq "every kernel line counted:no unless a term names it" "" "$w"
+check "some kernel line is named" sh -c "[ $(lines | awk '$1 == 1' | wc -l) -gt 0 ]"
+
+# Subshells that stay, each a fork() whose mm (dup_mm()) is held, and
+# their children, which exec.  The counters are what is held, so what the
+# lines left off held at boot can only go down.
+named0=$(calls 1) other0=$(calls 0)
+pids=""
+i=0
+while [ $i -lt 8 ]; do (sleep 600; :) & pids="$pids $!"; i=$((i + 1)); done
+sleep 1
+ls /proc >/dev/null
+named1=$(calls 1) other1=$(calls 0)
+kill $pids 2>/dev/null || true
+diag "calls of the named lines: $named0 -> $named1; of the rest: $other0 -> $other1"
+case ";$only;" in
+*";func:dup_mm;"*)
+	check "8 live forks counted on the named lines (dup_mm)" \
+		sh -c "[ $named1 -ge $((named0 + 8)) ]" ;;
+esac
+check "the lines left off count nothing new" sh -c "[ $other1 -le $other0 ]"
+
+check "load alloctest" insmod /modules/alloctest.ko
+w=$(wrong)
+check_eq "a module loaded later: its lines follow the terms too" "" "$w"
+echo "pages 0 3" >$ctl
+echo "kmalloc 64 3" >$ctl
+for f in alloctest_pages alloctest_kmalloc; do
+	n=$(lines | awk -v f=$f '$5 == f { print $1 }')
+	c=$(tag_counters "func:$f ")
+	if [ "$n" = 1 ]; then
+		check "$f, named: counted" sh -c "[ '${c#* }' = 3 ]"
+	else
+		check_eq "$f, not named: not counted" "0 0" "$c"
+	fi
+done
+echo free >$ctl
+check_eq "alloctop -C off -m alloctest: the ioctl turns every site on" \
+	"alloctop: $(grep -c '\[alloctest\]' /proc/allocinfo) site(s) changed" \
+	"$($at -C off -m alloctest 2>&1)"
+echo "kmalloc 64 2" >$ctl
+check_eq "alloctest_kmalloc counted once on" "128 2" "$(tag_counters 'func:alloctest_kmalloc ')"
+echo free >$ctl
+check "unload alloctest" rmmod alloctest
+tr=$(trouble || true)
+check_eq "no warning, oops or BUG meanwhile" "" "$tr"
+ktap_done
