@@ -222,6 +222,7 @@ def csv_stamp(micro, boot, series):
                 vals("accel").upper(), vals("icount", ic or rows),
                 vals("vcpus"), mems(micro), mems(boot),
                 dates[0], dates[-1]))
+    text += " Project commit %s." % vals("commit")
     kseries = {series_of(r.get("kernel")) for r in rows}
     if series and kseries != {series}:
         text += (" These figures were not taken on Linux %s, the base of "
@@ -236,6 +237,12 @@ def measured(res, series):
     if not micro and not boot:
         return wrap("Not measured: results/ has no micro.csv or boot.csv "
                     "(run 'make bench').")
+    if os.path.exists(res.path("NOT-RERUN.txt")):
+        with open(res.path("NOT-RERUN.txt")) as f:
+            first = f.read().split("\n\n")[1]
+        stale = wrap("Not this posting's series: " + " ".join(first.split()))
+    else:
+        stale = None
     ins = {x: res.micro_icount(x, data.MODULE_SITE) if micro else None
            for x in ROWS}
     pe = {x: res.page_ext_per_gib(x) if boot else None for x in ROWS}
@@ -266,6 +273,8 @@ def measured(res, series):
     when = csv_stamp(micro, boot, series)
     if when:
         out += ["", wrap(when)]
+    if stale:
+        out += ["", stale]
     out += ["", plain_table(
         ["row", "instructions", "over off", "page_ext per GiB",
          "a page"],
