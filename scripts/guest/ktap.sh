@@ -19,6 +19,15 @@ check_eq() {
 }
 ktap_done() { echo "1..$_n"; [ $_fail = 0 ]; }
 
+# need_tag_flags: skip the test (exit 2) on a kernel without per-tag flags:
+# profiling compiled out, or stock 7.3.
+need_tag_flags() {
+	[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
+	case ${VARIANT:-} in
+	stock*) diag "stock 7.3 has no per-tag flags"; exit 2 ;;
+	esac
+}
+
 # trouble: the oopses, BUGs and warnings the kernel logged since the test
 # sourced this file (status 1 when there are none).
 dmesg_base=$(dmesg | wc -l)

@@ -6,10 +6,7 @@
 # and loaded again, never unbalances a line.
 set -eu
 . /guest/ktap.sh
-[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
-case ${VARIANT:-} in
-stock*) diag "stock 7.3 has no per-tag flags"; exit 2 ;;
-esac
+need_tag_flags
 at=/guest/progs/alloctop
 prog=/guest/progs/allocinfo_flags_test
 ctl=/sys/kernel/debug/alloctest/ctl

@@ -7,10 +7,7 @@
 # off emits nothing, and a cleared tag stops.
 set -eu
 . /guest/ktap.sh
-[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
-case ${VARIANT:-} in
-stock*) diag "stock 7.3 has no per-tag flags"; exit 2 ;;
-esac
+need_tag_flags
 t=/sys/kernel/tracing
 [ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null || true
 [ -d $t/events ] || t=/sys/kernel/debug/tracing
