@@ -3,8 +3,8 @@
 # two trees: $BUILD/fork, a git repo whose first commit (tag "pristine") is
 # the untouched tree with kernel/patches/series applied on top by git am,
 # and $BUILD/stock, a worktree of "pristine": the peer, same source.  The
-# attribution rows' worktrees (fixes, bootnum) are made when a variant that
-# needs one is built (variant_tree in lib.sh).
+# attribution rows' worktrees (fixes, bootnum, pretag) are made when a
+# variant that needs one is built (variant_tree in lib.sh).
 # Re-applies when the series changes; never leaves a partly patched tree
 # looking finished.
 set -eu
@@ -17,7 +17,7 @@ unpack() {
 	local deb=$1 tmp tarball
 	log "unpacking $KPKG $KVER into $FORK_SRC"
 	tmp=$BUILD/.unpack.$$
-	rm -rf "$tmp" "$FORK_SRC" "$STOCK_SRC" "$FIXES_SRC" "$BOOTNUM_SRC" && mkdir -p "$tmp" "$FORK_SRC"
+	rm -rf "$tmp" "$FORK_SRC" "$STOCK_SRC" "$FIXES_SRC" "$BOOTNUM_SRC" "$PRETAG_SRC" && mkdir -p "$tmp" "$FORK_SRC"
 	dpkg -x "$deb" "$tmp"
 	tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.xz)
 	tar -xJf "$tarball" -C "$FORK_SRC" --strip-components=1

@@ -20,11 +20,15 @@ KSUITE=${KSUITE:-trixie-backports}
 # (a worktree of the fork at the last of the series' leading patches with a
 # Fixes: tag: stock 7.3 with the upstream fixes only), and bootnum (the
 # series with benchmarks/kernel/number-tags-at-boot.patch: tags numbered at
-# boot instead of at link time, for the attribution rows only).
+# boot instead of at link time, for the attribution rows only), and pretag
+# (a worktree of the fork just before its first per-tag control patch,
+# PRETAG_SUBJECT: what per-tag control costs a kernel with no tag flagged).
 FORK_SRC=${FORK_SRC:-$BUILD/fork}
 STOCK_SRC=${STOCK_SRC:-$BUILD/stock}
 FIXES_SRC=${FIXES_SRC:-$BUILD/fixes}
 BOOTNUM_SRC=${BOOTNUM_SRC:-$BUILD/bootnum}
+PRETAG_SRC=${PRETAG_SRC:-$BUILD/pretag}
+PRETAG_SUBJECT="alloc_tag: switch counting off per tag, by index,"
 KSRC=${KSRC:-$FORK_SRC}
 
 # apt_private DIR: a private apt configuration in DIR (DIR/sources.list,
@@ -67,8 +71,8 @@ series_hash() {
 		sha256sum | cut -d' ' -f1
 }
 
-# The source tree a variant builds from: "# tree: stock|fixes|fork|bootnum"
-# in its fragment.
+# The source tree a variant builds from: "# tree:
+# stock|fixes|fork|bootnum|pretag" in its fragment.
 variant_tree() {
 	local t
 	t=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
@@ -77,7 +81,8 @@ variant_tree() {
 	fixes) echo "$FIXES_SRC" ;;
 	fork) echo "$FORK_SRC" ;;
 	bootnum) echo "$BOOTNUM_SRC" ;;
-	*) die "kernel/configs/$1.config names no '# tree: stock|fixes|fork|bootnum'" ;;
+	pretag) echo "$PRETAG_SRC" ;;
+	*) die "kernel/configs/$1.config names no '# tree: stock|fixes|fork|bootnum|pretag'" ;;
 	esac
 }
 
@@ -111,6 +116,23 @@ fixes_tree() {
 	worktree_at "$FIXES_SRC" "$want"
 }
 
+# The parent of the series' first per-tag control patch (PRETAG_SUBJECT).
+pretag_commit() {
+	local c
+	c=$(git -C "$FORK_SRC" log --format=%H --fixed-strings --grep="$PRETAG_SUBJECT" \
+		pristine..HEAD | tail -1)
+	[ -n "$c" ] || die "no patch '$PRETAG_SUBJECT...' in the series in $FORK_SRC"
+	git -C "$FORK_SRC" rev-parse "$c^"
+}
+
+pretag_tree() {
+	local want
+	want=$(pretag_commit)
+	[ "$(git -C "$PRETAG_SRC" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
+	log "checking out the series before per-tag control in $PRETAG_SRC"
+	worktree_at "$PRETAG_SRC" "$want"
+}
+
 # The series with a benchmark's own patch on top, in a worktree: rebuilt
 # when the series or the patch changes.
 bootnum_tree() {
@@ -131,12 +153,13 @@ bootnum_tree() {
 }
 
 # prepare_tree VARIANT: bring the worktree a variant builds from up to date
-# with the fork, for the trees made from it (fixes, bootnum); stock and
-# fork are kernel-src.sh's.
+# with the fork, for the trees made from it (fixes, bootnum, pretag); stock
+# and fork are kernel-src.sh's.
 prepare_tree() {
 	case $(variant_tree "$1") in
 	"$FIXES_SRC") fixes_tree ;;
 	"$BOOTNUM_SRC") bootnum_tree ;;
+	"$PRETAG_SRC") pretag_tree ;;
 	esac
 }
 

@@ -7,11 +7,13 @@
 # with perf record -g while files are written to tmpfs, its stacks folded
 # in the guest.  Writes the raw data to results/capture/: cost.csv and
 # stacks.csv (one row a folded stack, with the bytes and events it took),
-# each row with the run's metadata; 'make report' renders the tables and
-# the flame graph.
+# each row with the run's metadata; alloctop-dir.csv and alloctop-site.csv,
+# alloctop -b -c's rows over a mixed workload (by top-level directory; the
+# sites that changed most), the same metadata before them.  'make report'
+# renders the tables and the flame graph.
 # Environment: RESULTS, NO_BUILD=1, CAPTURE_FILE and CAPTURE_FUNC (the call
 # site; default mm/shmem.c shmem_alloc_folio, the tmpfs page tag), COST_N,
-# PERF_N, WORK_MIB (see capture-guest.sh).
+# PERF_N, WORK_MIB, TOP_N (see capture-guest.sh).
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -40,7 +42,7 @@ rc=0
 "$TOP/scripts/boot.sh" -k "$kernel" -m 1G -s 1 -a tcg -i -q -t 3600 -o "$log" \
 	-A "nolapic_timer $args" \
 	${COST_N:+-e COST_N="$COST_N"} ${PERF_N:+-e PERF_N="$PERF_N"} \
-	${WORK_MIB:+-e WORK_MIB="$WORK_MIB"} -- \
+	${WORK_MIB:+-e WORK_MIB="$WORK_MIB"} ${TOP_N:+-e TOP_N="$TOP_N"} -- \
 	/bench/capture-guest.sh "$file" "$func" >/dev/null || rc=$?
 if [ $rc != 0 ]; then
 	tail -20 "$log/guest.log" >&2
@@ -63,8 +65,17 @@ hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,kern
 		$1 == "@@STACK" { s = $4; for (i = 5; i <= NF; i++) s = s " " $i
 			printf "%s,%s,%s%s,%s,%s,%s,\"%s\"\n", m, f, fn, tag, ev, $2, $3, s }' "$g"
 } >"$out/stacks.csv.tmp"
+for v in dir site; do
+	awk -v m="$meta" -v h="$hdr" -v v="$v" '$1 == "@@ALLOCTOP" && $2 == v {
+		sub(/^@@ALLOCTOP [a-z]+ /, "")
+		print (n++ ? m : h) "," $0 }' "$g" >"$out/alloctop-$v.csv.tmp"
+done
 [ "$(wc -l <"$out/cost.csv.tmp")" -gt 1 ] || die "no cost figure in $g"
 [ "$(wc -l <"$out/stacks.csv.tmp")" -gt 1 ] || die "no stack recorded in $g"
-mv "$out/cost.csv.tmp" "$out/cost.csv"
-mv "$out/stacks.csv.tmp" "$out/stacks.csv"
-log "wrote $out/cost.csv and $out/stacks.csv ($(($(wc -l <"$out/stacks.csv") - 1)) stacks)"
+for v in dir site; do
+	[ "$(wc -l <"$out/alloctop-$v.csv.tmp")" -gt 1 ] || die "no alloctop $v snapshot in $g"
+done
+for f in cost stacks alloctop-dir alloctop-site; do
+	mv "$out/$f.csv.tmp" "$out/$f.csv"
+done
+log "wrote $out/cost.csv, stacks.csv ($(($(wc -l <"$out/stacks.csv") - 1)) stacks), alloctop-dir.csv and alloctop-site.csv"

@@ -11,13 +11,18 @@
 #   @@EVENTS N BYTES                   alloc_tag_mem_alloced events recorded
 #   @@STACK BYTES EVENTS FOLDED        the recorded stacks, folded: the
 #       command, then the frames from the outermost in, ';'-separated
+#   @@ALLOCTOP VIEW CSV-ROW            alloctop -b -c over a mixed workload
+#       (tmpfs writes, a walk of sysfs, forks): VIEW dir (grouped by
+#       top-level directory) or site (the sites that changed most), its
+#       header row first
 # Usage: capture-guest.sh FILE FUNCTION   (the kernel call site captured
-# while the workload runs; environment: COST_N, PERF_N, WORK_MIB)
+# while the workload runs; environment: COST_N, PERF_N, WORK_MIB, TOP_N)
 set -eu
 file=$1 func=$2
 COST_N=${COST_N:-20000}
 PERF_N=${PERF_N:-2000}
 WORK_MIB=${WORK_MIB:-8}
+TOP_N=${TOP_N:-15}
 bench=$(cd "$(dirname "$0")" && pwd)
 at=/guest/progs/alloctop
 run=/sys/kernel/debug/allocbench/run
@@ -71,9 +76,10 @@ perf record -q -e alloc_tag:alloc_tag_mem_alloced -g -a -o /tmp/cap.data -- sh -
 	head -c $((WORK_MIB * 262144)) /tmp/cap/a >/tmp/cap/d" 2>/dev/null
 echo "@@TAG $(line)"
 $at -C capture -F "$file" -f "$func" >/dev/null
-# Fold: a sample's header line (command, pid, ..., the event's fields), then
-# its frames innermost first, one a line, then a blank line.
-perf script -i /tmp/cap.data -F comm,event,trace,sym 2>/dev/null | awk '
+# Fold: a sample's header line (command, event, the event's fields), then
+# its frames innermost first, one a line (address, symbol), then a blank
+# line; frames perf cannot name (user space without symbols) are left out.
+perf script -i /tmp/cap.data -F comm,event,trace,ip,sym 2>/dev/null | awk '
 	function flush() {
 		if (head == "") return
 		n++; total += bytes
@@ -88,9 +94,37 @@ perf script -i /tmp/cap.data -F comm,event,trace,sym 2>/dev/null | awk '
 		next
 	}
 	NF == 0 { if (head != "") { stack = head frames; flush() } next }
-	head != "" { frames = ";" $NF frames }
+	head != "" && $NF != "[unknown]" { frames = ";" $NF frames }
 	END {
 		if (head != "") { stack = head frames; flush() }
 		printf "@@EVENTS %d %d\n", n, total
 		for (s in w) printf "@@STACK %d %d %s\n", w[s], e[s], s
 	}'
+
+# --- alloctop -b: a snapshot of a workload, by category ------------------------
+# The workload runs until both snapshots are taken, and keeps some of what it
+# allocates: files written to tmpfs (four kept, the oldest replaced), sysfs
+# walked (its inodes and dentries stay cached), processes forked.  Each
+# snapshot's second iteration shows the change over it.
+mkdir -p /tmp/top
+(
+	i=0
+	while :; do
+		i=$((i + 1))
+		dd if=/dev/zero of=/tmp/top/f$((i % 4)) bs=64k count=32 2>/dev/null
+		find /sys -maxdepth 4 >/dev/null 2>&1 || true
+		for _ in 1 2 3 4; do sh -c :; done
+	done
+) &
+work=$!
+snapshot() { # VIEW ALLOCTOP-ARGS...
+	v=$1
+	shift
+	$at -b -c -n 2 -d 1 "$@" >/tmp/top.csv || die "alloctop -b -c $* failed"
+	awk -v v="$v" 'NR == 1 || $1 ~ /^2,/ { print "@@ALLOCTOP " v " " $0 }' /tmp/top.csv
+}
+sleep 1
+snapshot dir -g dir -l 0
+snapshot site -s delta -l "$TOP_N"
+kill $work
+wait $work 2>/dev/null || true

@@ -5,13 +5,17 @@ flag, with the capture flag set (events not enabled) and with perf record
 -g taking the events.  stacks.csv: one kernel call site captured while
 files are written to tmpfs, one row a folded stack (the command, then the
 frames from the outermost in) with the bytes and events it took, and the
-site's line before and after.  README.md gets the tables; flame.svg draws
-the stacks, each frame as wide as the bytes allocated under it.
+site's line before and after.  alloctop-dir.csv and alloctop-site.csv:
+alloctop -b -c's second iteration over a mixed workload, by top-level
+directory and the sites that changed most.  README.md gets the tables;
+flame.svg draws the stacks, each frame as wide as the bytes allocated
+under it.
 """
 import csv
 import hashlib
 import html
 import os
+import re
 
 from .tables import md
 
@@ -36,36 +40,64 @@ COLUMNS = {
 }
 
 
+TOP = {
+    "dir": ("alloctop-dir.csv", ("directory",)),
+    "site": ("alloctop-site.csv", ("module", "file", "line", "function")),
+}
+TOP_NUMBERS = ("seconds", "bytes", "calls", "delta_bytes", "delta_calls",
+               "bytes_per_sec", "calls_per_sec")
+
+
+def read_csv(p, need):
+    try:
+        with open(p, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise CaptureError("%s: %s" % (p, e.strerror))
+    if not rows:
+        raise CaptureError("%s: no rows" % p)
+    missing = [c for c in need if c not in rows[0]]
+    if missing:
+        raise CaptureError("%s: no column %s" % (p, ", ".join(missing)))
+    return rows
+
+
+def load_top(d):
+    """{view: rows} of the alloctop snapshots in directory d ({} if none)."""
+    out = {}
+    for view, (name, keys) in TOP.items():
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            out[view] = read_csv(p, META + TOP_NUMBERS + keys)
+    return out
+
+
 def load(d):
     """(cost rows, stack rows) of directory d, or an error naming the file."""
-    out = []
-    for name, need in COLUMNS.items():
-        p = os.path.join(d, name)
-        try:
-            with open(p, newline="") as f:
-                rows = list(csv.DictReader(f))
-        except OSError as e:
-            raise CaptureError("%s: %s" % (p, e.strerror))
-        if not rows:
-            raise CaptureError("%s: no rows" % p)
-        missing = [c for c in need if c not in rows[0]]
-        if missing:
-            raise CaptureError("%s: no column %s" % (p, ", ".join(missing)))
-        out.append(rows)
-    return out
+    return [read_csv(os.path.join(d, name), need) for name, need in COLUMNS.items()]
+
+
+# The allocator's own frames under a call site whose function was inlined
+# (no frame of its own), and the compiler's suffixes on a symbol.
+INNER = re.compile(r"^(__alloc_tag_capture_\w+|get_page_from_freelist|"
+                   r"post_alloc_hook|prep_new_page|\w+_noprof)$")
+SUFFIX = re.compile(r"(\.(constprop|isra|part|cold)(\.\d+)?)+$")
 
 
 def trim(stack, func):
     """The frames a reader follows: from the first one past the entry from
-    user space to the captured call site's function."""
-    frames = stack.split(";")[1:]
+    user space to the captured call site's function, or, when it has no
+    frame (inlined), to the last one outside the allocator."""
+    frames = [SUFFIX.sub("", f) for f in stack.split(";")[1:]]
     start = 0
     for i, f in enumerate(frames):
         if f in ENTRY:
             start = i + 1
     frames = frames[start:]
     if func in frames:
-        frames = frames[:len(frames) - frames[::-1].index(func)]
+        return frames[:len(frames) - frames[::-1].index(func)]
+    while frames and INNER.match(frames[-1]):
+        frames.pop()
     return frames
 
 
@@ -90,11 +122,11 @@ def stack_table(stacks, func, top=10):
     rows = []
     for s in sorted(stacks, key=lambda s: -int(s["bytes"]))[:top]:
         b = int(s["bytes"])
-        rows.append([s["stack"].split(";")[0], "%d" % b,
-                     "%.1f%%" % (100.0 * b / total), s["stack_events"],
-                     " > ".join(trim(s["stack"], func)) or "(no frames)"])
-    return md((["command", "bytes", "share", "events", "stack (from the entry in)"],
-               rows), left=1), total
+        rows.append([s["stack"].split(";")[0],
+                     " > ".join(trim(s["stack"], func)) or "(no frames)",
+                     "%d" % b, "%.1f%%" % (100.0 * b / total), s["stack_events"]])
+    return md((["command", "stack (from the entry in)", "bytes", "share", "events"],
+               rows), left=2), total
 
 
 def fold_tree(stacks):
@@ -151,7 +183,47 @@ def flame_svg(stacks, title, width=1200, row=16):
             % (width, height, row - 2, html.escape(title), "\n".join(boxes)))
 
 
-def readme(cost, stacks):
+def top_table(view, rows):
+    """alloctop's rows of one view as a table, largest change first as
+    alloctop printed them."""
+    if view == "dir":
+        head, key = ["directory"], lambda r: [r["directory"]]
+    else:
+        head = ["site", "module"]
+        key = lambda r: ["%s:%s %s" % (r["file"], r["line"], r["function"]), r["module"]]
+    rows_out = [key(r) + [r["bytes"], r["calls"], "%+d" % int(r["delta_bytes"]),
+                          "%+d" % int(r["delta_calls"]),
+                          "%.0f" % float(r["calls_per_sec"])] for r in rows]
+    return md((head + ["bytes", "calls", "change in bytes", "change in calls",
+                       "net calls/s"], rows_out), left=len(head))
+
+
+def top_section(top):
+    if not top:
+        return []
+    r0 = next(iter(top.values()))[0]
+    out = [
+        "## alloctop -b: a workload by category",
+        "",
+        "alloctop (the series' tools/mm/alloctop.c) in batch mode while the"
+        " guest writes files to tmpfs (keeping four), walks sysfs and forks:"
+        " `alloctop -b -c -n 2 -d 1`, the second iteration (%s s of guest"
+        " time after the first), read through the allocinfo ioctl.  Bytes and"
+        " calls are what is held at the end; the changes and the net rate"
+        " are over the interval (frees count against allocations)."
+        % r0["seconds"],
+        "",
+    ]
+    if "dir" in top:
+        out += ["By top-level directory (`-g dir -l 0`):", "",
+                top_table("dir", top["dir"]), ""]
+    if "site" in top:
+        out += ["The %d sites that changed most (`-s delta`):" % len(top["site"]), "",
+                top_table("site", top["site"]), ""]
+    return out
+
+
+def readme(cost, stacks, top=None):
     s0 = stacks[0]
     func, where = s0["function"], "%s %s" % (s0["file"], s0["function"])
     table, total = stack_table(stacks, func)
@@ -196,13 +268,13 @@ def readme(cost, stacks):
         " call site near the top, each frame as wide as the bytes allocated"
         " under it (%d bytes in all)." % total,
         "",
-    ])
+    ] + top_section(top or {}))
 
 
 def render(d, write):
     """Write README.md and flame.svg of results/capture/ (directory d)."""
     cost, stacks = load(d)
-    write(os.path.join(d, "README.md"), readme(cost, stacks))
+    write(os.path.join(d, "README.md"), readme(cost, stacks, load_top(d)))
     s0 = stacks[0]
     write(os.path.join(d, "flame.svg"), flame_svg(
         stacks, "%s %s: bytes allocated, by stack" % (s0["file"], s0["function"])))

@@ -71,6 +71,7 @@ TARGETS = [
     Target("pages_within", "fork-page_ext", limit="12", stretch=True),
     # Per-tag control costs the unflagged tags next to nothing, and a tag
     # that is off no more than profiling switched off.
+    Target("delta", "fork-flags", limit="2", vs="fork-flags-pretag"),
     Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags"),
     Target("delta", "fork-flags-tag-off", limit="0", vs="fork-disabled"),
     # The upstream fixes alone make stock no slower.

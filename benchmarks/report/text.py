@@ -305,8 +305,11 @@ def readme(r, judged, plots):
     others = [(f, t) for f, t in (
         ("pageflags.md", "page-flag budget survey"),
         ("tagcounts.md", "allocation tag counts"),
+        ("capture/README.md", "context capture: what it costs, one call "
+         "site's stacks and their flame graph, an alloctop snapshot"),
         ("rfc", "RFC material")) if r.has(f) or
-        (f.endswith(".md") and r.has(f[:-3] + ".csv"))]
+        (f.endswith(".md") and r.has(f[:-3] + ".csv")) or
+        (f.startswith("capture/") and r.has("capture", "stacks.csv"))]
     if others:
         s.append("## Elsewhere in results/\n")
         s.append("\n".join("- [%s](%s)" % (t, f) for f, t in others) + "\n")

@@ -435,6 +435,12 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(capture.trim("dd;entry_SYSCALL_64;do_syscall_64;a;f;g",
                                       "f"), ["a", "f"])
         self.assertEqual(capture.trim("dd;a;b", "f"), ["a", "b"])
+        # an inlined call site: up to the last frame outside the allocator
+        self.assertEqual(capture.trim(
+            "dd;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_write;"
+            "shmem_get_folio_gfp.constprop.0.isra.0;__folio_alloc_noprof;"
+            "get_page_from_freelist;__alloc_tag_capture_alloc", "shmem_alloc_folio"),
+            ["ksys_write", "shmem_get_folio_gfp"])
 
     def test_render(self):
         written = {}
@@ -443,14 +449,46 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("| module call site | 500.0 | 530.0 | 2500.0 | +30.0 | +2000.0 |",
                       text)
         self.assertIn("| kernel call site | 600.0 |  |  |  |  |", text)
-        self.assertIn("| dd | 32768 | 80.0% | 8 | ksys_write > vfs_write > "
-                      "shmem_write_begin > shmem_alloc_folio |", text)
+        self.assertIn("| dd | ksys_write > vfs_write > shmem_write_begin > "
+                      "shmem_alloc_folio | 32768 | 80.0% | 8 |", text)
         svg = written["flame.svg"]
         # the root, then every frame of the two stacks (8 and 4)
         self.assertEqual(svg.count("<rect x="), 1 + 8 + 4)
         self.assertIn("<title>all (40960 bytes)</title>", svg)
 
+    def write_top(self):
+        top = dict(self.META, iteration=2, seconds="1.004", bytes=0, calls=0,
+                   delta_bytes=0, delta_calls=0, bytes_per_sec="0.0", calls_per_sec="0.0")
+        dirs = [dict(top, bytes=b, calls=c, delta_bytes=db, delta_calls=dc,
+                     calls_per_sec=r, directory=n) for n, b, c, db, dc, r in (
+            ("mm", 8192000, 2000, 65536, 120, "119.5"),
+            ("net", 4096, 1, -4096, 0, "0.0"))]
+        write_csv(os.path.join(self.d, "alloctop-dir.csv"), list(dirs[0]), dirs)
+        sites = [dict(top, bytes=4096, calls=1, delta_bytes=4096, delta_calls=1,
+                      calls_per_sec="1.0", module="kernel", file="mm/shmem.c",
+                      line=1866, function="shmem_alloc_folio")]
+        write_csv(os.path.join(self.d, "alloctop-site.csv"), list(sites[0]), sites)
+
+    def test_render_alloctop(self):
+        written = {}
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        self.assertNotIn("## alloctop", written["README.md"])
+        self.write_top()
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        text = written["README.md"]
+        self.assertIn("the second iteration (1.004 s of guest time", text)
+        self.assertIn("| mm | 8192000 | 2000 | +65536 | +120 | 120 |", text)
+        self.assertIn("| net | 4096 | 1 | -4096 | +0 | 0 |", text)
+        self.assertIn("The 1 sites that changed most", text)
+        self.assertIn("| mm/shmem.c:1866 shmem_alloc_folio | kernel | 4096 | 1 | +4096"
+                      " | +1 | 1 |", text)
+
     def test_missing_column_names_the_file(self):
+        self.write_top()
+        with open(os.path.join(self.d, "alloctop-site.csv"), "w") as f:
+            f.write("commit,site\nabc,page\n")
+        with self.assertRaisesRegex(capture.CaptureError, "alloctop-site.csv: no column"):
+            capture.load_top(self.d)
         with open(os.path.join(self.d, "cost.csv"), "w") as f:
             f.write("commit,site\nabc,page\n")
         with self.assertRaisesRegex(capture.CaptureError, "cost.csv: no column"):
