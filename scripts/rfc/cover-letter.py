@@ -13,6 +13,7 @@ check outputs make-rfc.sh wrote beside the patches:
                         only when they were taken on the series' kernel
   results/pageflags.csv the page-flag budget survey (make survey)
   results/tagcounts.csv allocation tag counts (make survey)
+  results/capture/      the capture flag's cost (make capture)
   WORK-DIR/checkpatch.txt, build-each.txt, get_maintainer.txt
 
 Tables are printed as space-padded columns, cells without Markdown.  A row,
@@ -29,7 +30,7 @@ import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
-from benchmarks.report import attribution, data, matrix, survey  # noqa: E402
+from benchmarks.report import attribution, capture, data, matrix, survey  # noqa: E402
 
 SUBJECT = ("mm/alloc_tag: link-time tag indices in page flags, "
            "with a page_ext fallback")
@@ -290,6 +291,63 @@ def measured(res, series):
     out += ["", bullets(comparison(ins, over, pe))]
     out += ["", distro(res, micro, survey.spare_bits(
         res.optional_csv("pageflags.csv"), "guest-distro"))]
+    return "\n".join(out)
+
+
+# Per-tag control's rows: what each is, in the order they are compared.
+PER_TAG = [("fork-flags-pretag", "before per-tag control"),
+           ("fork-flags", "no tag flagged"),
+           ("fork-flags-other-off", "dup_mm's tag off"),
+           ("fork-flags-tag-off", "measured tags off"),
+           ("fork-disabled", "profiling off at boot")]
+CAPTURE_MODES = {"none": "no flag", "flag": "flag set", "perf": "perf -g"}
+
+
+def per_tag(res):
+    """Instructions per order-0 pair at both call sites on the per-tag
+    rows, and the capture flag's cost from results/capture/."""
+    micro = res.optional_csv("micro.csv")
+    rows = [(r, what, [res.micro_icount(r, data.SITES[k]) if micro else None
+                       for k in ("module", "kernel")])
+            for r, what in PER_TAG if r in MATRIX.rows]
+    out = []
+    if all(v is None for _, _, vs in rows for v in vs):
+        out.append(wrap("Not measured: results/micro.csv has none of %s."
+                        % listing([r for r, _, _ in rows])))
+    else:
+        out += [wrap(
+            "Guest instructions per order-0 page alloc+free (icount), at "
+            "allocbench's own call site and at a kernel one, on the rows "
+            "that measure per-tag control, each on its own kernel or boot "
+            "arguments (benchmarks/matrix.txt). The first row is the "
+            "series cut before its per-tag control patch."), "",
+            plain_table(["row", "what", "module site", "kernel site"],
+                        [False, False, True, True],
+                        [[r, what] + ["not measured" if v is None else "%.1f" % v
+                                      for v in vs] for r, what, vs in rows])]
+    out += [""]
+    try:
+        cost, _ = capture.load(res.path("capture"))
+    except capture.CaptureError as e:
+        out.append(wrap("The capture flag's cost is not measured (%s: run "
+                        "'make capture')." % e))
+        return "\n".join(out)
+    per = {(c["site"], c["mode"]): float(c["total_ns"]) / int(c["n"])
+           for c in cost}
+    table = []
+    for site, label in capture.SITES.items():
+        v = [per.get((site, m)) for m, _ in capture.MODES]
+        table.append([label] + ["" if x is None else "%.1f" % x for x in v])
+    c0 = cost[0]
+    out += [wrap(
+        "The capture flag, on the same kernel built with tracefs (%s, "
+        "Linux %s, project commit %s): the same pair with no flag, with "
+        "the flag set while no event is enabled, and with 'perf record -g "
+        "-a' taking alloc_tag_mem_alloced and alloc_tag_mem_freed."
+        % (c0.get("kernel_variant", "fork-bench-tracing"), c0["kernel"],
+           c0["commit"])), "",
+        plain_table(["site"] + [CAPTURE_MODES[m] for m, _ in capture.MODES],
+                    [False, True, True, True], table)]
     return "\n".join(out)
 
 
@@ -883,6 +941,8 @@ def main():
     out.append(differences())
     out.append(heading("Measured against upstream"))
     out.append(measured(res, series))
+    out.append(heading("What per-tag control costs"))
+    out.append(per_tag(res))
     out.append(heading("Where the gain over stock comes from"))
     out.append(gain(res, ser))
     out.append(heading("Where the instructions go"))
