@@ -76,6 +76,9 @@ TARGETS = [
     # off can approach, not reach).
     Target("delta", "fork-flags", limit="2", vs="fork-flags-pretag"),
     Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags"),
+    # The "within 4 of fork-flags" read against the series before
+    # per-tag control too, as "within 2" is: both readings are judged.
+    Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags-pretag"),
     Target("delta", "fork-flags-tag-off", limit="0", vs="fork-disabled"),
     Target("delta", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     # The upstream fixes alone make stock no slower.
