@@ -271,15 +271,15 @@ class Results:
     # trace/), "page-1", "bulk-16", "vmalloc-16" (each in a directory of
     # that name).
     def trace_cases(self):
-        """The traced cases: page-0 first, then page orders, then bulk and
-        vmalloc."""
+        """The traced cases: page-0 first, then page orders, then bulk,
+        vmalloc and kmalloc."""
         d = self.path("trace")
         subs = sorted(x for x in os.listdir(d) if os.path.isdir(
             os.path.join(d, x))) if os.path.isdir(d) else []
-        kinds = ("page", "bulk", "vmalloc")
+        kinds = ("page", "bulk", "vmalloc", "kmalloc")
         key = lambda c: (kinds.index(c.split("-")[0]), int(c.split("-")[1]))
         cases = [c for c in ["page-0"] + subs
-                 if re.fullmatch(r"(page|bulk|vmalloc)-\d+", c)]
+                 if re.fullmatch(r"(page|bulk|vmalloc|kmalloc)-\d+", c)]
         return sorted(cases, key=key)
 
     def _trace_path(self, row, case):

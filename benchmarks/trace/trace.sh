@@ -1,5 +1,5 @@
 #!/bin/bash
-# Where the instructions of one page alloc+free go, function by function,
+# Where the instructions of one alloc+free go, function by function,
 # for each row of benchmarks/matrix.txt and each case ('make trace').
 # Boots the row's kernel under QEMU TCG with -icount and a gdbstub, starts
 # one of allocbench's hot loops, single-steps one iteration with gdb, and
@@ -12,11 +12,14 @@
 # allocation enters); bulk-N, one alloc_pages_bulk() of N pages and their N
 # __free_page() calls (it starts in alloc_pages_bulk_noprof); vmalloc-N, one
 # vmalloc() of N pages and its vfree(), whose pages go back through
-# free_pages_bulk() (it starts in __vmalloc_node_range_noprof).
+# free_pages_bulk() (it starts in __vmalloc_node_range_noprof); kmalloc-N,
+# one kmalloc(N) + kfree() (it starts in __kmalloc_noprof: allocbench's
+# size is not a constant).
 # Environment: ROWS (names from the matrix; default the rows over off, not
 # the distro rows, whose baseline is another config), CASES (default
-# "page-0 page-1 bulk-16 vmalloc-16", the benchmark's orders 0 and 1 and
-# its bulk and vmalloc sizes), RESULTS, MATRIX, NO_BUILD=1.
+# "page-0 page-1 bulk-16 vmalloc-16 kmalloc-64", the benchmark's orders 0
+# and 1, its bulk and vmalloc sizes and its kmalloc() size), RESULTS,
+# MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -41,11 +44,12 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16}
+cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16 kmalloc-64}
 for c in $cases; do
 	case $c in
 	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;
-	*) die "CASES: '$c' is neither page-ORDER, bulk-PAGES nor vmalloc-PAGES" ;;
+	kmalloc-[1-9]|kmalloc-[1-9][0-9]|kmalloc-[1-9][0-9][0-9]|kmalloc-[1-9][0-9][0-9][0-9]) ;;
+	*) die "CASES: '$c' is none of page-ORDER, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES (1-9999)" ;;
 	esac
 done
 # Where a case's traces go: page-0 stays at the top, as it always was.
@@ -55,6 +59,7 @@ case_what() {
 	page-*) echo "one order-${1#page-} alloc_pages()+__free_pages() iteration of allocbench" ;;
 	bulk-*) echo "one alloc_pages_bulk() of ${1#bulk-} pages and their __free_page() calls, an iteration of allocbench" ;;
 	vmalloc-*) echo "one vmalloc() of ${1#vmalloc-} pages and its vfree(), an iteration of allocbench" ;;
+	kmalloc-*) echo "one kmalloc(${1#kmalloc-})+kfree() iteration of allocbench" ;;
 	esac
 }
 
@@ -66,6 +71,7 @@ case $mode in
 page) sym=__alloc_frozen_pages_noprof ;;
 bulk) sym=alloc_pages_bulk_noprof ;;
 vmalloc) sym=__vmalloc_node_range_noprof ;;
+kmalloc) sym=__kmalloc_noprof ;;
 esac
 # The guest loads allocbench, says so, and runs a loop long enough for gdb
 # to attach and step (the stepping holds the guest still meanwhile).

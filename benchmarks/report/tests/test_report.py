@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, matrix, targets
+from benchmarks.report import attribution, capture, data, hostload, matrix, targets, traces
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -403,6 +403,20 @@ class RenderTest(Fixture):
         rc, err = self.main(self.d, "--no-plots")
         self.assertEqual(rc, 2)
         self.assertIn("boot.csv: missing (written by make bench)", err)
+
+
+class TraceCasesTest(unittest.TestCase):
+    def test_cases_are_ordered_and_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            for c in ("kmalloc-64", "vmalloc-16", "page-1", "bulk-16",
+                      "kmalloc-x", "notes"):
+                os.makedirs(os.path.join(d, "trace", c))
+            r = data.Results(d, matrix.load(MATRIX))
+            self.assertEqual(r.trace_cases(), ["page-0", "page-1", "bulk-16",
+                                               "vmalloc-16", "kmalloc-64"])
+        self.assertEqual(traces.case_title("kmalloc-64"),
+                         "`kmalloc(64)` + `kfree()`")
+        self.assertEqual(traces.case_pages("kmalloc-64"), 1)
 
 
 class CaptureTest(unittest.TestCase):
