@@ -45,6 +45,10 @@ check "some kernel line is named" sh -c "[ $(lines | awk '$1 == 1' | wc -l) -gt 
 # Subshells that stay, each a fork() whose mm (dup_mm()) is held, and
 # their children, which exec.  The counters are what is held, so what the
 # lines left off held at boot can only go down.
+# The mms of the processes that measured before may still be dropped
+# meanwhile (a CPU keeps an exited task's mm as its lazy one until it
+# switches): let them go first, and allow one that goes after.
+sleep 1
 named0=$(calls 1) other0=$(calls 0)
 pids=""
 i=0
@@ -57,7 +61,7 @@ diag "calls of the named lines: $named0 -> $named1; of the rest: $other0 -> $oth
 case ";$only;" in
 *";func:dup_mm;"*)
 	check "8 live forks counted on the named lines (dup_mm)" \
-		sh -c "[ $named1 -ge $((named0 + 8)) ]" ;;
+		sh -c "[ $named1 -ge $((named0 + 7)) ]" ;;
 esac
 check "the lines left off count nothing new" sh -c "[ $other1 -le $other0 ]"
 
