@@ -13,7 +13,7 @@ Kinds (the English of each is name() below):
   pages_share   ROW adds at most LIMIT of what VS (its peer unless
             given) adds over the baseline, on every page row
   slab      every kmalloc/kmem_cache case of ROW no more than LIMIT
-            instructions over its peer's
+            instructions over its peer's (or VS's, when given)
   page_ext  ROW allocates at most LIMIT bytes a page of page_ext
   page_ext_share  ROW's page_ext bytes at most LIMIT (a fraction) of its
             peer's
@@ -88,6 +88,12 @@ TARGETS = [
     # references in every form): what differs between rows is the loop's
     # own amortised cost, a fraction of an instruction.
     Target("slab", "fork-flags", limit="0.5"),
+    # Per-tag control on the slab paths, judged as on the page pair: no
+    # flag near the series before it, another tag's flag near no flag, a
+    # tag that is off no dearer than the same tag counted.
+    Target("slab", "fork-flags", limit="2", vs="fork-flags-pretag"),
+    Target("slab", "fork-flags-other-off", limit="4", vs="fork-flags"),
+    Target("slab", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     Target("page_ext", "fork-flags", limit="0"),
     Target("page_ext", "fork-page_ext", limit="2"),
     Target("page_ext_share", "fork-page_ext", limit="1/4"),
@@ -152,6 +158,12 @@ def name(r, t):
         return "`%s` adds at most %s of what `%s` adds over `%s` on every " \
                "page row (%s; instructions)" % (t.row, t.limit, p, o,
                                                 data.PAGE_ROWS_TEXT)
+    if t.kind == "slab" and t.vs:
+        if t.limit == "0":
+            return "Slab paths in `%s` run no more instructions than in " \
+                   "`%s` (every kmalloc/kmem_cache case)" % (t.row, p)
+        return "Slab paths in `%s` within %s instructions of `%s` (every " \
+               "kmalloc/kmem_cache case)" % (t.row, t.limit, p)
     if t.kind == "slab":
         return "Slab paths in `%s` no slower than `%s` (instructions, within " \
                "%s an op)" % (t.row, p, t.limit)
