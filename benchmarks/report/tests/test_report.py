@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, matrix, targets, traces
+from benchmarks.report import attribution, capture, data, hostload, matrix, targets, text, traces
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -403,6 +403,35 @@ class RenderTest(Fixture):
         rc, err = self.main(self.d, "--no-plots")
         self.assertEqual(rc, 2)
         self.assertIn("boot.csv: missing (written by make bench)", err)
+
+
+class NotMetTest(Fixture):
+    def write_trace(self, row, funcs):
+        os.makedirs(os.path.join(self.d, "trace"), exist_ok=True)
+        with open(os.path.join(self.d, "trace", row + ".txt"), "w") as f:
+            f.write("# row=%s\n" % row)
+            for fn, n in funcs:
+                f.write("".join("ffffffff81000000 %s\n" % fn
+                                for _ in range(n)))
+
+    def test_delta_named_by_function(self):
+        r = self.results()
+        judged = [{"kind": "delta", "row": "fork-b", "peer": "fork-a",
+                   "verdict": "not met"}]
+        remedy = {("fork-b", "fork-a"): "Why."}
+        with mock.patch.object(text, "DELTA_REMEDY", remedy):
+            # Untraced: the reason alone.
+            self.assertEqual(text.not_met(r, judged),
+                             "- `fork-b` against `fork-a`: Why.")
+            self.write_trace("fork-a", [("f", 3), ("g", 2)])
+            self.write_trace("fork-b", [("f", 5), ("g", 1), ("h", 4)])
+            self.assertEqual(
+                text.not_met(r, judged),
+                "- `fork-b` against `fork-a`: traced over `fork-a` (one "
+                "order-0 pair, module call site): +5 in all; most in `h` "
+                "+4, `f` +2. Why.")
+            judged[0]["verdict"] = "met"
+            self.assertEqual(text.not_met(r, judged), "")
 
 
 class TraceCasesTest(unittest.TestCase):
