@@ -226,9 +226,10 @@ static int image_open(struct image *im, const char *path)
 	close(fd);
 	if (check_header(path, hdr, n, st.st_size))
 		return -1;
-	im->buf = elf_map(path, &im->len, 1 << ET_EXEC | 1 << ET_DYN);
+	/* Read only: the new image goes to a copy, even when writing */
+	im->buf = elf_map_ro(path, &im->len, 1 << ET_EXEC | 1 << ET_DYN);
 	if (!im->buf)
-		return ERROR(path, "elf_map() failed");
+		return ERROR(path, "elf_map_ro() failed");
 	return 0;
 }
 
@@ -302,7 +303,8 @@ static int find_symbols(struct image *im, u64 *start, u64 *stop)
 			s = &im->sec[i];
 	if (!s)
 		return ERROR(im->name, "no symbol table (stripped?)");
-	if (s->entsize != symsize || s->offset % im->word || s->link >= im->nsec)
+	if (s->entsize != symsize || s->offset % im->word || !s->link ||
+	    s->link >= im->nsec)
 		return ERROR(im->name, "symbol table %s is malformed", s->name);
 	str = &im->sec[s->link];
 	if (str->type != SHT_STRTAB || !str->size ||

@@ -107,6 +107,15 @@ check_eq "and nothing counted" "0 0" "$(tag_counters func:alloctest_pages)"
 echo free >$ctl
 check_eq "nor its frees" "0 0" "$(events freed alloctest_pages)"
 $at -C off -m alloctest >/dev/null
+# Counted and traced, then off: what was counted is still traced when freed.
+echo >$t/trace
+echo "pages 0 3" >$ctl
+$at -S off -m alloctest -f alloctest_pages >/dev/null
+echo free >$ctl
+a=$(events alloced alloctest_pages)
+check_eq "counted and traced, then off: 3 allocations traced" 3 "${a% *}"
+check_eq "and every free traced" "$a" "$(events freed alloctest_pages)"
+$at -C off -m alloctest >/dev/null
 check_eq "alloctop -C capture -m alloctest" \
 	"alloctop: $sites site(s) changed" "$($at -C capture -m alloctest 2>&1)"
 echo >$t/trace

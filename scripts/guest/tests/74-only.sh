@@ -87,6 +87,31 @@ echo "kmalloc 64 2" >$ctl
 check_eq "alloctest_kmalloc counted once on" "128 2" "$(tag_counters 'func:alloctest_kmalloc ')"
 echo free >$ctl
 check "unload alloctest" rmmod alloctest
+
+# A named module with no index of its own (the debug limit forces it) shares
+# the overflow line's flags: that line is switched on for it.
+dbg=/sys/kernel/debug/alloc_tag
+named_overflow() {
+	limit=$(cat $dbg/module_idx_limit)
+	before=$(tag_counters func:module_tags_overflow)
+	echo 2 >$dbg/module_idx_limit
+	check "load alloctest with no index left for it" insmod /modules/alloctest.ko
+	echo "$limit" >$dbg/module_idx_limit
+	check "dmesg says the overflow line is switched on for it" \
+		sh -c "dmesg | grep -q 'alloctest: named by only=: .* is counted'"
+	echo "pages 0 3" >$ctl
+	after=$(tag_counters func:module_tags_overflow)
+	check_eq "its pages counted on the overflow line" 3 \
+		"$((${after#* } - ${before#* }))"
+	echo free >$ctl
+	check "unload alloctest" rmmod alloctest
+}
+case "${FORM:-}:;$only;" in
+flags:*";func:alloctest_pages;"*|page_ext:*";func:alloctest_pages;"*)
+	if [ -w $dbg/module_idx_limit ]; then named_overflow
+	else diag "no $dbg/module_idx_limit: a named module with no index not checked"
+	fi ;;
+esac
 tr=$(trouble || true)
 check_eq "no warning, oops or BUG meanwhile" "" "$tr"
 ktap_done

@@ -82,3 +82,14 @@ echo 'static int extra __attribute__((used, section("alloc_tags"))) = 1;' >>"$T/
 ld -static -nostdlib -T "$FIX/vmlinux.lds" -o "$T/odd" "$T/odd.o"
 expect_fail "$T/odd" "tags take 84 bytes, not a multiple of the tag size 40"
 expect_fail "$T/vmlinux" "tags take 280 bytes, not a multiple of the tag size 48" --tag-size 48
+
+# a symbol table linked to section 0 for its names, section 0 made to look
+# like a string table far outside the file: refused, not read
+shoff=$(readelf -hW "$T/vmlinux" | awk '/Start of section headers/ { print $5 }')
+symidx=$(readelf -SW "$T/vmlinux" | sed -n 's/^ *\[ *\([0-9]*\)\] \.symtab .*/\1/p')
+cp "$T/vmlinux" "$T/link0"
+for i in 0 1 2 3; do put_byte "$T/link0" $((shoff + symidx * 64 + 40 + i)) 000; done
+put_byte "$T/link0" $((shoff + 4)) 003		# section 0: SHT_STRTAB
+put_byte "$T/link0" $((shoff + 29)) 177		# at offset 0x7f0000000000
+put_byte "$T/link0" $((shoff + 32)) 020		# of 16 bytes
+expect_fail "$T/link0" "symbol table .symtab is malformed"

@@ -20,3 +20,17 @@ chmod 640 "$T/vmlinux"
 # a symbolic link would be replaced by a plain file: refused
 ln -s vmlinux "$T/link"
 expect_fail "$T/link" "is a symbolic link"
+
+# --check only reads: it opens the file read-only, so it works on a file
+# that its user may not write (tried as nobody when run as root).
+cp "$T/vmlinux" "$T/ro" && chmod 444 "$T/ro" && chmod 755 "$T"
+as_reader() {
+	if [ "$(id -u)" != 0 ]; then "$@"
+	elif command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else skip "setpriv is not installed"
+	fi
+}
+as_reader "$LINK_TAGS" --check "$T/ro" >"$T/ro.out" 2>&1 ||
+	fail "--check on a file its user cannot write: $(cat "$T/ro.out")"
+grep -q 'to update (--check)$' "$T/ro.out" || fail "--check said: $(cat "$T/ro.out")"
