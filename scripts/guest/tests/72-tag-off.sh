@@ -19,6 +19,9 @@ ksft_results /tmp/flags.out $rc
 off() { $at -S off -m alloctest -f "$1" 2>&1; }
 
 check "load alloctest" insmod /modules/alloctest.ko
+rc=0; out=$($at -S off -m kernel -f alloctest_pages 2>&1) || rc=$?
+check_eq "alloctop -m kernel -S off leaves a module's site alone" \
+	"1 alloctop: no site matches" "$rc $out"
 check_eq "alloctop -S off on alloctest_pages: one site" \
 	"alloctop: 1 site(s) changed" "$(off alloctest_pages)"
 check "its line says counted:no" \

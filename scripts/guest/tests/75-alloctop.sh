@@ -1,8 +1,8 @@
 # alloctop (tools/mm/alloctop.c in the series, built static by
 # mkinitramfs.sh from the variant's source): every option against numbers
 # this script computes itself, from alloctest's known allocations and from
-# a saved copy of /proc/allocinfo summed with awk.  Setting per-tag flags
-# (off, capture) is not in the kernel yet, so alloctop has no option for it.
+# a saved copy of /proc/allocinfo summed with awk.  Its -S and -C options
+# (per-tag flags) are checked in 72-tag-off and 73-capture.
 set -eu
 . /guest/ktap.sh
 at=/guest/progs/alloctop
@@ -65,6 +65,12 @@ rc=0; $at -l many 2>/dev/null || rc=$?
 check_eq "a bad value exits 2" 2 "$rc"
 rc=0; $at -i /nonexistent 2>/dev/null || rc=$?
 check_eq "an unreadable input exits 1" 1 "$rc"
+for d in nan inf 1e300 0; do
+	rc=0; $at -b -n 1 -d $d >/dev/null 2>&1 || rc=$?
+	check_eq "-d $d exits 2" 2 "$rc"
+done
+check_eq "-m kernel: vmlinux's sites only, alloctest's left out" '"kernel"' \
+	"$($at -c -n 1 -l 0 -m kernel | tail -n +2 | cut -d, -f9 | sort -u)"
 echo free >$ctl
 check "unload alloctest" rmmod alloctest
 ktap_done
