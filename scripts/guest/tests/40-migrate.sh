@@ -24,7 +24,7 @@ snapshot() { sed 1,2d /proc/allocinfo | awk '{ print $1, $2, $3, $4, $5 }' | sor
 # compaction moves nothing when it all sits where the free scanner looks:
 # fragment and compact again, up to three rounds, until pages move.
 # Snapshots stay in shell variables: a file in tmpfs would add shmem pages.
-# compact WHAT: sets before, after and moved; $1 names the file prefix.
+# compact PREFIX: sets before, after and moved; PREFIX names the files.
 compact() {
 	round=0 moved=0
 	while [ $round -lt 3 ] && [ $moved -eq 0 ]; do
