@@ -1,9 +1,13 @@
 #!/bin/bash
-# Print the tree's inputs hash (inputs_hash in benchmarks/lib.sh): what
-# 'make bench', 'make trace' and 'make bootprof' would record as measured
-# now.  'make report' passes it to the report, which warns about raw data
-# measured on other inputs.
+# Print what 'make bench', 'make trace', 'make bootprof' and 'make capture'
+# would record as measured now: "ROW INPUTS" for every row of the matrix
+# (row_inputs in benchmarks/lib.sh), then "capture INPUTS".  'make report'
+# passes it to the report, which warns about raw data measured on other
+# inputs.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/lib.sh"
-inputs_hash
+for r in $(matrix_rows | awk '{ print $1 }'); do
+	echo "$r $(row_inputs "$r")"
+done
+echo "capture $(capture_inputs)"

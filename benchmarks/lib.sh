@@ -34,37 +34,104 @@ matrix_pairs() { matrix_rows | awk '$5 != "-" { print $1 ":" $5 }'; }
 # matrix_group BASE: the baseline row BASE and every row taken over it.
 matrix_group() { matrix_rows | awk -v b="$1" '$1 == b || $6 == b { print $1 }'; }
 
-# inputs_hash: sha256 of what a measurement measures, recorded beside its
-# figures (the "inputs" column or header word) so that whether results are
-# stale is decided against the tree, never by reading git history at
-# render time.  It covers the patch series, the kernel configs and test
-# modules, and the code that builds, boots and measures: benchmarks/ but the
-# report (which only renders) and prose, and the scripts it runs.  Tracked
-# files are hashed as they are in the work tree, edits included.
-inputs_hash() {
-	(cd "$TOP" && git ls-files -- kernel benchmarks ':(glob)scripts/*.sh' scripts/guest \
-		scripts/cpio-normalize.py scripts/link-tags/link-tags.c |
-		grep -v -e '^benchmarks/report/' -e '\.md$' -e '^kernel/patches/series$' | LC_ALL=C sort |
-		while read -r f; do
+# The inputs of a measurement: what it measured, recorded beside its
+# figures (the "inputs" column or header word) so that whether a row's
+# figures are stale is decided against the tree, never by reading git
+# history.  Each row has its own, so that 'make results' measures again
+# only the rows whose inputs changed (and a run cut short keeps the rows it
+# finished): a stock row stays measured while the series changes.
+#
+# measure_files: the code every measurement shares, as paths from $TOP:
+# benchmarks/ but the report (which only renders), prose and the matrix (a
+# row's own line is its input), the kernels' out-of-tree modules, and the
+# scripts that build, boot and measure.  Of scripts/guest, what a measured
+# boot's initramfs holds (mkinitramfs.sh with INITRAMFS_BENCH=1 leaves the
+# guest tests out).  Tracked files as they are in the work tree.
+measure_files() {
+	(cd "$TOP" && git ls-files -- benchmarks kernel/modules ':(glob)scripts/*.sh' \
+		scripts/guest scripts/cpio-normalize.py scripts/link-tags/link-tags.c |
+		grep -v -e '^benchmarks/report/' -e '\.md$' -e '^benchmarks/matrix\.txt$' \
+			-e '^scripts/guest/tests/' -e '^scripts/guest/run-tests$' \
+			-e '^scripts/guest/ktap\.sh$' | LC_ALL=C sort)
+}
+
+# kernel_inputs KERNEL: the shared code, the variant's config fragments and
+# the patches its tree applies: none for stock but alloctop's, which every
+# measured initramfs holds (mkinitramfs.sh); the whole series for a tree
+# made from the fork (fixes and pretag take part of it, conservatively
+# counted whole).  A patch's code, not its message: rewording what a patch
+# says of its figures measures nothing new.  PATCHES: another patch
+# directory (the tests').
+kernel_inputs() {
+	local f tree
+	tree=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	[ -n "$tree" ] || die "kernel/configs/$1.config names no '# tree:'"
+	{
+		measure_files | while read -r f; do
+			[ -f "$TOP/$f" ] || continue
+			printf '%s\n' "$f"; cat "$TOP/$f"
+		done
+		variant_fragments "$1" | while read -r f; do
+			printf '%s\n' "${f#"$TOP"/}"; cat "$f"
+		done
+		echo "tree $tree"
+		for f in "${PATCHES:-$TOP/kernel/patches}"/*.patch; do
 			[ -f "$f" ] || continue
-			case $f in
-			# A patch's code, not its message: rewording what a
-			# patch says of its figures measures nothing new.
-			kernel/patches/*.patch) echo patch; sed -n '/^diff --git /,$p' "$f" ;;
-			*) printf '%s\n' "$f"; cat "$f" ;;
-			esac
-		done) |
-		sha256sum | cut -c1-16
+			echo patch
+			if [ "$tree" = stock ]; then
+				awk '/^diff --git / { keep = ($3 == "a/tools/mm/alloctop.c") } keep' "$f"
+			else
+				sed -n '/^diff --git /,$p' "$f"
+			fi
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# row_inputs ROW: its kernel's inputs and its line of the matrix (kernel,
+# reference form, expected state and arguments; not its peer or base,
+# which only the report reads).
+row_inputs() {
+	local kernel
+	kernel=$(matrix_field "$1" kernel)
+	{
+		kernel_inputs "$kernel"
+		matrix_rows | awk -v r="$1" '$1 == r { $5 = $6 = ""; print }'
+	} | sha256sum | cut -c1-16
+}
+
+# capture_inputs: the inputs of 'make capture' (fork-bench-tracing).
+capture_inputs() {
+	{ kernel_inputs fork-bench-tracing; echo capture; } | sha256sum | cut -c1-16
+}
+
+# rows_wanted STEP CURRENT-CMD ROWS...: of ROWS, those to measure again:
+# every one with FULL=1, else those for which "CURRENT-CMD ROW HASH" fails
+# (the step has no figures of the row on its present inputs).  ROWS= in the
+# environment overrides the choice.  Logs what it keeps.
+rows_wanted() {
+	local step=$1 cur=$2 r kept=""
+	shift 2
+	if [ -n "${ROWS:-}" ]; then
+		for r in $ROWS; do matrix_field "$r" kernel >/dev/null; echo "$r"; done
+		return
+	fi
+	for r in "$@"; do
+		if [ "${FULL:-0}" != 1 ] && $cur "$r" "$(row_inputs "$r")"; then
+			kept="$kept $r"
+		else
+			echo "$r"
+		fi
+	done
+	[ -z "$kept" ] || log "$step: kept, measured on their present inputs (FULL=1 measures again):$kept"
 }
 
 # run_stamp: what every result records of its run, in commit (the
-# project's, "-dirty" when the tree differs from it), inputs (inputs_hash)
-# and qemu (QEMU's version).  results/ is this job's output (make results
+# project's, "-dirty" when the tree differs from it) and qemu (QEMU's
+# version); a row's inputs are row_inputs'.  results/ is this job's output (make results
 # writes it in steps), not its input: edits there leave commit clean.
 run_stamp() {
 	commit=$(git -C "$TOP" rev-parse --short HEAD)
 	git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
-	inputs=$(inputs_hash)
 	qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 }
 

@@ -1,10 +1,14 @@
 #!/bin/bash
 # The benchmarks behind results/ ('make bench'): build the kernels the
-# matrix names (off, stock-bench, fork-bench), boot every row of benchmarks/matrix.txt in QEMU, run the
+# matrix names, boot each row of benchmarks/matrix.txt in QEMU, run the
 # in-kernel microbenchmark, the perf stat workloads and the boot
-# measurements, and write raw CSVs (one row a run), each row with the
-# inputs hash of what it measured (benchmarks/lib.sh).  'make report'
-# (python3 -m benchmarks.report) renders the tables and plots from them.
+# measurements, and write raw CSVs (one line a run), each line with the
+# inputs of the row it measured (row_inputs, benchmarks/lib.sh).  A row
+# whose figures in results/ were measured on its present inputs is kept;
+# the others are measured, and each is merged into results/ as soon as it
+# is done (benchmarks/csvrows.py), so a run cut short keeps what it
+# finished.  'make report' (python3 -m benchmarks.report) renders the
+# tables and plots from them.
 #
 # Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
 # exactly), one plain-TCG run with REPS repeats (wall time) and two icount
@@ -14,7 +18,8 @@
 # Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
 # $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
 # MEMS, REPS, TCG_BOOTS, MICRO_N, WS_N, CACHE_N, PF_ROUNDS, FORKS, HB_LOOPS,
-# NO_BUILD=1, NO_CACHESIM=1 (skip the plugin runs),
+# NO_BUILD=1, NO_CACHESIM=1 (skip the plugin runs), ROWS (the rows to
+# measure, whatever results/ holds), FULL=1 (every row),
 # MATRIX (another matrix file), HARNESS_ARGS (kernel arguments for every
 # boot of every row; default nolapic_timer, see below), TCG_ARGS (more of
 # them for plain-TCG boots; default: the host TSC rate, see below).
@@ -43,8 +48,21 @@ work=$BUILD/bench/run
 logs=$BUILD/bench/logs
 t0=$(date +%s)
 
+# Measured boots leave the guest tests out of the initramfs (they are not
+# what a row measures; see measure_files in benchmarks/lib.sh).
+export INITRAMFS_BENCH=1
+
+# --- which rows ------------------------------------------------------------------
+bench_current() { python3 "$bdir/csvrows.py" current "$RESULTS" "$1" "$2"; }
+rows=$(rows_wanted bench bench_current $(matrix_rows | awk '{ print $1 }'))
+if [ -z "$rows" ]; then
+	log "every row of the matrix is measured on its present inputs in $RESULTS (FULL=1 measures again)"
+	exit 0
+fi
+log "measuring $(echo $rows | wc -w) row(s):" $rows
+
 # --- build ------------------------------------------------------------------
-kernels=$(matrix_rows | awk '{ print $2 }' | sort -u)
+kernels=$(for r in $rows; do matrix_field "$r" kernel; done | sort -u)
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
 	for k in $kernels; do
@@ -100,7 +118,7 @@ echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,
 mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
 
 # --- the matrix -----------------------------------------------------------------
-nrows=$(matrix_rows | wc -l)
+nrows=$(echo $rows | wc -w)
 nmems=$(echo $MEMS | wc -w)
 per_row=$((3 + nmems * (2 + TCG_BOOTS)))
 [ -z "$cachesim" ] || per_row=$((per_row + 2))
@@ -187,7 +205,12 @@ same_data() {
 	fi
 }
 
-while read -r row kernel ref en _ _ args; do
+for row in $rows; do
+	kernel=$(matrix_field "$row" kernel)
+	ref=$(matrix_field "$row" ref)
+	en=$(matrix_field "$row" enabled)
+	args=$(matrix_field "$row" args)
+	inputs=$(row_inputs "$row")
 	base=$step
 	skip=0
 	for i in 1 2; do
@@ -198,6 +221,7 @@ while read -r row kernel ref en _ _ args; do
 	if [ $skip = 1 ]; then
 		log "$row: skipped: $(sed -n 's/^@@SKIP //p' "$logs/$row-1G-icount-1/guest.log")"
 		step=$((base + per_row))
+		python3 "$bdir/csvrows.py" merge "$RESULTS" "$work" "$row"
 		continue
 	fi
 	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
@@ -221,7 +245,9 @@ while read -r row kernel ref en _ _ args; do
 			boot_run "$row" "$kernel" "$args" "$mem" 0 "tcg-$i" "$ref" "$en" boot
 		done
 	done
-done < <(matrix_rows)
+	python3 "$bdir/csvrows.py" merge "$RESULTS" "$work" "$row"
+	log "$row: merged into $RESULTS"
+done
 
 # --- link-tags timing (benchmarks/link-tags, owned there) ----------------------
 if [ -x "$bdir/link-tags/bench.sh" ]; then
@@ -232,7 +258,7 @@ if [ -x "$bdir/link-tags/bench.sh" ]; then
 		log "link-tags benchmark failed; left out"
 fi
 
-# --- publish ----------------------------------------------------------------------
-cp "$work"/*.csv "$RESULTS/"
-[ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/"
+# --- publish (the rows are, one by one, above) -----------------------------------
+[ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/link-tags.tsv.tmp" &&
+	mv "$RESULTS/link-tags.tsv.tmp" "$RESULTS/link-tags.tsv"
 log "done in $(( $(date +%s) - t0 ))s: $RESULTS/*.csv; tables: python3 -m benchmarks.report $RESULTS (make report)"

@@ -7,6 +7,7 @@
 # .config, else its fragment): on arm64 busybox is Debian's arm64
 # busybox-static (scripts/busybox-deb.sh), the programs are cross-compiled,
 # and the benchmark programs and perf (host binaries) are left out.
+# Environment: INITRAMFS_BENCH=1 leaves the guest tests out.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +35,10 @@ cp "$busybox" "$root/bin/busybox"
 cp "$TOP/scripts/guest/init" "$root/init"
 cp -r "$TOP"/scripts/guest/. "$root/guest/"
 rm -rf "$root/guest/init" "$root"/guest/progs/*.c "$root/guest/uapi-progs"
+# A measured boot (INITRAMFS_BENCH=1, benchmarks/) unpacks no guest tests:
+# its figures stay comparable while the tests change.
+[ "${INITRAMFS_BENCH:-0}" != 1 ] ||
+	rm -rf "$root/guest/tests" "$root/guest/run-tests" "$root/guest/ktap.sh"
 for prog in "$TOP"/scripts/guest/progs/*.c; do
 	"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
 done

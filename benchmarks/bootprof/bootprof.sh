@@ -7,9 +7,13 @@
 # counts, folded into functions with the kernel's symbol table, are kept in
 # results/bootprof/ROW.tsv (raw data, with the inputs hash of what it
 # measured); 'make report' writes results/bootprof/README.md from them.
-# Each row boots twice and the two profiles must be identical.
+# Each row boots twice and the two profiles must be identical.  A row
+# whose profile was taken on its present inputs (row_inputs,
+# benchmarks/lib.sh) is kept.
 # Environment: PAIRS ("fork:stock ..." row pairs; default every row of the
-# matrix with a peer), BOOT_MEM (default 1G), RESULTS, MATRIX, NO_BUILD=1.
+# matrix with a peer), ROWS (of those rows, the ones to profile whatever
+# results/ holds), FULL=1 (all of them), BOOT_MEM (default 1G), RESULTS,
+# MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -23,6 +27,11 @@ rows=$(for p in $PAIRS; do echo "${p%%:*}"; echo "${p#*:}"; done | awk '!seen[$0
 for r in $rows; do
 	matrix_field "$r" kernel >/dev/null
 done
+export INITRAMFS_BENCH=1
+# bootprof_current ROW INPUTS: ROW's profile was taken on INPUTS.
+bootprof_current() { grep -qs "^# .* inputs=$2 " "$out/$1.tsv"; }
+rows=$(rows_wanted bootprof bootprof_current $rows)
+[ -n "$rows" ] || { log "bootprof: every row's profile is current (FULL=1 profiles again)"; exit 0; }
 
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
@@ -45,6 +54,7 @@ for row in $rows; do
 	n=$((n + 1))
 	kernel=$(matrix_field "$row" kernel)
 	args=$(matrix_field "$row" args)
+	inputs=$(row_inputs "$row")
 	kb=$BUILD/kernel-$kernel
 	stop=$(awk '$3 == "run_init_process" { print $1 }' "$kb/System.map")
 	[ -n "$stop" ] || die "$kb/System.map has no run_init_process"

@@ -11,7 +11,9 @@
 # alloctop -b -c's rows over a mixed workload (by top-level directory; the
 # sites that changed most), the same metadata before them.  'make report'
 # renders the tables and the flame graph.
-# Environment: RESULTS, NO_BUILD=1, CAPTURE_FILE and CAPTURE_FUNC (the call
+# Kept when cost.csv was measured on the present inputs (capture_inputs,
+# benchmarks/lib.sh).
+# Environment: RESULTS, NO_BUILD=1, FULL=1 (capture again), CAPTURE_FILE and CAPTURE_FUNC (the call
 # site; default mm/shmem.c shmem_alloc_folio, the tmpfs page tag), COST_N,
 # PERF_N, WORK_MIB, TOP_N (see capture-guest.sh).
 set -eu
@@ -23,6 +25,13 @@ kernel=fork-bench-tracing
 args="sysctl.vm.mem_profiling=1,compressed"
 file=${CAPTURE_FILE:-mm/shmem.c}
 func=${CAPTURE_FUNC:-shmem_alloc_folio}
+export INITRAMFS_BENCH=1
+inputs=$(capture_inputs)
+if [ "${FULL:-0}" != 1 ] && [ -f "$out/cost.csv" ] &&
+	[ "$(awk -F, 'NR == 2 { print $3 }' "$out/cost.csv")" = "$inputs" ]; then
+	log "capture: $out measured on its present inputs $inputs (FULL=1 captures again)"
+	exit 0
+fi
 
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"

@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
   python3 -m benchmarks.report [RESULTS-DIR] [--readme README.md]
-                               [--no-plots] [--inputs HASH]
+                               [--no-plots] [--inputs TEXT]
 
 RESULTS-DIR (default results) gets, from what it holds:
   micro.csv & co.    README.md, targets.csv, the plots (*.dat, and with
@@ -15,10 +15,10 @@ RESULTS-DIR (default results) gets, from what it holds:
   tcg-anomaly/       tcg-anomaly/README.md (the host-load check over a
                      kept run, and its traces/INDEX)
   capture/*.csv      capture/README.md and capture/flame.svg
---no-plots writes the plots' data but does not run gnuplot.  --inputs HASH
-(benchmarks/inputs-hash.sh: what the tree would measure now) only warns, on
-stderr, about raw data measured on other inputs; nothing rendered depends
-on it.  Exit 1 when the icount runs disagree (README.md says where), 2 on
+--no-plots writes the plots' data but does not run gnuplot.  --inputs TEXT
+(benchmarks/inputs-hash.sh's "ROW INPUTS" lines: what the tree would
+measure now) only warns, on stderr, about raw data measured on other
+inputs; nothing rendered depends on it.  Exit 1 when the icount runs disagree (README.md says where), 2 on
 bad input.
 """
 import os
@@ -35,22 +35,40 @@ def write(path, content):
 
 
 def stale(r, inputs):
-    """Raw files whose recorded inputs hash is not inputs."""
+    """Raw data whose recorded inputs are not the tree's: inputs maps a
+    matrix row (and "capture") to what it would record now."""
     out = []
-    if r.has("micro.csv"):
-        out += ["micro.csv, perf.csv, boot.csv (%s)" % h for h in r.inputs()
-                if h != inputs]
+    bench = {}
+    for x in r.micro + r.perf + r.boot + r.cache + r.skipped:
+        bench.setdefault(x["row"], set()).add(x.get("inputs"))
+    for row, hs in sorted(bench.items()):
+        if hs != {inputs.get(row)}:
+            out.append("the bench CSVs' row %s (%s)"
+                       % (row, ", ".join(sorted(h or "-" for h in hs))))
     traced = [("trace/" + ("" if c == "page-0" else c + "/"), x,
                r.trace_meta(x, c)) for c in r.trace_cases()
               for x in r.trace_rows(c)]
     profiled = [("bootprof/", x, r.bootprof(x)[0]) for x in r.bootprof_rows()]
     for sub, x, meta in traced + profiled:
         h = meta.get("inputs")
-        if h and h != inputs:
-            out.append("%s%s (%s)" % (sub, x, h))
+        if h != inputs.get(x):
+            out.append("%s%s (%s)" % (sub, x, h or "-"))
     if r.has("capture", "cost.csv"):
         out += ["capture/ (%s)" % h for h in sorted(
-            {c["inputs"] for c in capture.load(r.path("capture"))[0]}) if h != inputs]
+            {c["inputs"] for c in capture.load(r.path("capture"))[0]})
+            if h != inputs.get("capture")]
+    return out
+
+
+def parse_inputs(text):
+    """benchmarks/inputs-hash.sh's "NAME INPUTS" lines, as a dict."""
+    out = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) != 2:
+            raise ValueError("--inputs: want NAME INPUTS lines "
+                             "(benchmarks/inputs-hash.sh), got %r" % line)
+        out[f[0]] = f[1]
     return out
 
 
@@ -109,10 +127,10 @@ def main(argv):
     try:
         mismatch = render(d, readme, draw)
         if inputs:
-            for s in stale(data.Results(d), inputs):
+            for s in stale(data.Results(d), parse_inputs(inputs)):
                 print("benchmarks.report: warning: %s was measured on other "
-                      "inputs than the tree's %s: rerun its make step"
-                      % (s, inputs), file=sys.stderr)
+                      "inputs than the tree's: 'make results' measures it "
+                      "again" % s, file=sys.stderr)
     except (data.DataError, MatrixError, capture.CaptureError, ValueError) as e:
         print("benchmarks.report: %s" % e, file=sys.stderr)
         return 2

@@ -50,15 +50,43 @@ def vals(rows, k):
     return ", ".join(sorted({x[k] for x in rows}))
 
 
+def runs(rows):
+    """When and at which project commit each row was measured."""
+    by = {}
+    for x in rows:
+        by.setdefault(x["commit"], []).append(x)
+    order = sorted(by, key=lambda c: min(x["date"] for x in by[c]))
+    parts = []
+    for c in order:
+        dates = sorted(x["date"] for x in by[c])
+        parts.append("project commit %s, %s to %s: %s" % (
+            c, dates[0], dates[-1],
+            ", ".join("`%s`" % w for w in dict.fromkeys(x["row"] for x in by[c]))))
+    line = "- Runs: %s." % "; ".join(parts)
+    if all(x.get("inputs") for x in rows):
+        line += (" The raw data's `inputs` column says what each line "
+                 "measured (`row_inputs` of `benchmarks/lib.sh`: the row's "
+                 "matrix line, its kernel's patches and configs, and the "
+                 "code that builds, boots and measures); `make bench` "
+                 "measures a row again when they change, and `make report` "
+                 "warns of rows measured on other inputs than the tree's.")
+    if len(order) > 1:
+        line += (" A figure over a row of another run (a baseline, a "
+                 "stock peer) compares runs: instruction counts (icount) "
+                 "do not depend on the host, but wall times compare only "
+                 "as far as the runs' hosts and loads do, and boot figures "
+                 "(instructions to /init, free memory) only as far as the "
+                 "runs' initramfs match.")
+    return line
+
+
 def setup(r):
     rows = r.micro + r.perf + r.boot
     if not rows:
         return "No data."
-    dates = sorted(x["date"] for x in rows)
     perfv = ", ".join(sorted({x["perf"] for x in r.perf})) or "-"
     events = ", ".join(sorted({x["events"] for x in r.perf})) or "-"
     mems = sorted({int(x["mem_mib"]) for x in rows})
-    inputs = r.inputs()
     lines = [
         "- Base kernel: Linux %s (Debian source %s), one tarball for "
         "every row; benchmark kernels %s (`kernel/configs/`: `off` is "
@@ -89,12 +117,7 @@ def setup(r):
         "- Guest memory: %s." % ", ".join(
             "%d GiB" % (m // 1024) if m % 1024 == 0 else "%d MiB" % m
             for m in mems),
-        "- Runs from %s to %s; project commit %s.%s" % (
-            dates[0], dates[-1], vals(rows, "commit"),
-            "" if not inputs else
-            " Inputs measured (`inputs_hash` of `benchmarks/lib.sh`: the "
-            "series, configs and the code that builds, boots and "
-            "measures): %s." % ", ".join("`%s`" % i for i in inputs)),
+        runs(rows + r.skipped),
         "- perf in the guest: %s (host userspace; the guest kernel is "
         "newer), events: %s (`sw`: task-clock, page-faults, "
         "context-switches; hardware counters report \"not supported\" "

@@ -15,8 +15,11 @@
 # free_pages_bulk() (it starts in __vmalloc_node_range_noprof); kmalloc-N,
 # one kmalloc(N) + kfree() (it starts in __kmalloc_noprof: allocbench's
 # size is not a constant).
-# Environment: ROWS (names from the matrix; default the rows over off, not
-# the distro rows, whose baseline is another config), CASES (default
+# A row whose traces of every case were taken on its present inputs
+# (row_inputs, benchmarks/lib.sh) is kept.
+# Environment: ROWS (names from the matrix, traced whatever results/ holds;
+# default the rows over off whose traces are not current, not the distro
+# rows, whose baseline is another config), FULL=1 (trace them all), CASES (default
 # "page-0 page-1 bulk-16 vmalloc-16 kmalloc-64", the benchmark's orders 0
 # and 1, its bulk and vmalloc sizes and its kmalloc() size), RESULTS,
 # MATRIX, NO_BUILD=1.
@@ -28,9 +31,21 @@ RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/trace
 command -v gdb >/dev/null || die "gdb missing (apt-get install gdb)"
 
+export INITRAMFS_BENCH=1
+cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16 kmalloc-64}
+# Where a case's traces go: page-0 stays at the top, as it always was.
+case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
+# trace_current ROW INPUTS: every case's trace of ROW was taken on INPUTS.
+trace_current() {
+	local c
+	for c in $cases; do
+		grep -qs "^# .* inputs=$2 " "$(case_dir "$c")/$1.txt" || return 1
+	done
+}
 # The distro-budget rows are left out by default: their baseline is another
 # config (ROWS=... traces them too).
-rows=${ROWS:-$(matrix_group off)}
+rows=$(rows_wanted trace trace_current $(matrix_group off))
+[ -n "$rows" ] || { log "trace: every row's traces are current (FULL=1 traces again)"; exit 0; }
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
 	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
@@ -44,7 +59,6 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16 kmalloc-64}
 for c in $cases; do
 	case $c in
 	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;
@@ -52,8 +66,6 @@ for c in $cases; do
 	*) die "CASES: '$c' is none of page-ORDER, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES (1-9999)" ;;
 	esac
 done
-# Where a case's traces go: page-0 stays at the top, as it always was.
-case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
 case_what() {
 	case $1 in
 	page-*) echo "one order-${1#page-} alloc_pages()+__free_pages() iteration of allocbench" ;;
@@ -83,6 +95,7 @@ for row in $rows; do
 	n=$((n + 1))
 	kernel=$(matrix_field "$row" kernel)
 	args=$(matrix_field "$row" args)
+	inputs=$(row_inputs "$row")
 	log "[$n/$njobs] $c, $row: kernel $kernel, ${args/#-/no extra arguments}"
 	kb=$BUILD/kernel-$kernel
 	logdir=$BUILD/trace/$c/$row

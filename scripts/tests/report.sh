@@ -25,7 +25,55 @@ if (MATRIX=${TMPDIR:-/tmp}/bad-matrix.$$ && . benchmarks/lib.sh) 2>/dev/null; th
 	echo "FAIL: a row of 4 columns was accepted"; fail=1
 fi
 rm -f "${TMPDIR:-/tmp}/bad-matrix.$$"
-[ "$(inputs_hash)" = "$(inputs_hash)" ] && [ ${#MATRIX_ROWS} -gt 0 ] ||
-	{ echo "FAIL: inputs_hash"; fail=1; }
+
+# Per-row inputs, on the real matrix and series: stable; a row's own
+# arguments count; a stock kernel's ignore the series but for alloctop (in
+# every measured initramfs); a fork kernel's take every patch's code but
+# not its message.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(
+	MATRIX=$top/benchmarks/matrix.txt
+	. benchmarks/lib.sh
+	f=$(row_inputs fork-flags)
+	want "row_inputs stable" "$(row_inputs fork-flags)" "$f"
+	[ "$(row_inputs fork-disabled)" != "$f" ] || echo "FAIL: row_inputs: two rows' arguments, one hash"
+	cp kernel/patches/*.patch "$tmp"/
+	s=$(kernel_inputs stock-bench) k=$(kernel_inputs fork-bench)
+	p=$(grep -L '^diff --git a/tools/mm/alloctop.c' "$tmp"/*.patch | tail -1)
+	sed -i '0,/^+/s/^+/+ /' "$p"
+	want "stock kernel, a patch's code changed" "$(PATCHES=$tmp kernel_inputs stock-bench)" "$s"
+	[ "$(PATCHES=$tmp kernel_inputs fork-bench)" != "$k" ] ||
+		echo "FAIL: kernel_inputs: a patch's code changed, the fork's inputs did not"
+	cp kernel/patches/*.patch "$tmp"/
+	sed -i '0,/^Subject: /s/^Subject: /Subject: reworded /' "$p"
+	want "fork kernel, a patch's message changed" "$(PATCHES=$tmp kernel_inputs fork-bench)" "$k"
+	p=$(grep -l '^diff --git a/tools/mm/alloctop.c' "$tmp"/*.patch | tail -1)
+	awk '/^diff --git / { a = ($3 == "a/tools/mm/alloctop.c") } a && /^\+/ && !d { $0 = $0 " "; d = 1 } 1' \
+		"$p" >"$tmp/x" && mv "$tmp/x" "$p"
+	[ "$(PATCHES=$tmp kernel_inputs stock-bench)" != "$s" ] ||
+		echo "FAIL: kernel_inputs: alloctop changed, a stock kernel's inputs did not"
+) | tee "$tmp/out"
+grep -q FAIL "$tmp/out" && fail=1
+
+# benchmarks/csvrows.py: a row is current only on its own inputs, whole;
+# merging replaces one row's lines and keeps the others'.
+h=date,commit,inputs,row,x
+mkdir -p "$tmp/res" "$tmp/work"
+printf '%s\n' $h '1,c,A,r1,"a,b"' '1,c,A,r2,2' >"$tmp/res/micro.csv"
+printf '%s\n' $h '1,c,A,r1,1' '1,c,B,r2,2' >"$tmp/res/boot.csv"
+printf '%s\n' $h '2,d,C,r2,9' '2,d,C,r1,8' >"$tmp/work/micro.csv"
+printf '%s\n' $h '2,d,C,r2,7' >"$tmp/work/boot.csv"
+cr() { python3 benchmarks/csvrows.py "$@"; }
+cr current "$tmp/res" r1 A || { echo "FAIL: csvrows: r1 on A not current"; fail=1; }
+! cr current "$tmp/res" r1 B || { echo "FAIL: csvrows: r1 current on B"; fail=1; }
+! cr current "$tmp/res" r2 A || { echo "FAIL: csvrows: r2 current with a boot line on B"; fail=1; }
+! cr current "$tmp/res" r3 A || { echo "FAIL: csvrows: r3 (no lines) current"; fail=1; }
+cr merge "$tmp/res" "$tmp/work" r2
+want "csvrows merge micro" "$(cat "$tmp/res/micro.csv")" "$(printf '%s\n' $h '1,c,A,r1,"a,b"' '2,d,C,r2,9')"
+want "csvrows merge boot" "$(cat "$tmp/res/boot.csv")" "$(printf '%s\n' $h '1,c,A,r1,1' '2,d,C,r2,7')"
+cr current "$tmp/res" r2 C || { echo "FAIL: csvrows: r2 not current after its merge"; fail=1; }
+printf 'date,other\n' >"$tmp/work/boot.csv"
+! cr merge "$tmp/res" "$tmp/work" r2 2>/dev/null || { echo "FAIL: csvrows: merged over another header"; fail=1; }
 [ $fail = 0 ] && echo "report: data, targets and both matrix readers"
 exit $fail

@@ -386,9 +386,18 @@ class RenderTest(Fixture):
 
     def test_render_from_csvs(self):
         fixture(self.d)
-        rc, err = self.main(self.d, "--no-plots", "--inputs", "fedcba")
+        rc, err = self.main(self.d, "--no-plots", "--inputs",
+                            "off 0123456789abcdef\nfork-a 0123456789abcdef\n"
+                            "stock-a fedcba")
         self.assertEqual(rc, 0, err)
-        self.assertIn("measured on other inputs than the tree's fedcba", err)
+        self.assertIn("the bench CSVs' row stock-a (0123456789abcdef) was "
+                      "measured on other inputs than the tree's", err)
+        self.assertIn("row fork-b (0123456789abcdef)", err)
+        self.assertNotIn("row off ", err)
+        self.assertNotIn("row fork-a ", err)
+        rc, err = self.main(self.d, "--no-plots", "--inputs", "fedcba")
+        self.assertEqual(rc, 2)
+        self.assertIn("want NAME INPUTS lines", err)
         with open(os.path.join(self.d, "README.md")) as f:
             text = f.read()
         self.assertIn("| fork-a / stock-a | +100.0 / +300.0 | +100.0 / "
