@@ -44,7 +44,8 @@ matrix_group() { matrix_rows | awk -v b="$1" '$1 == b || $6 == b { print $1 }'; 
 # measure_files: the code every measurement shares, as paths from $TOP:
 # benchmarks/ but the report (which only renders), prose and the matrix (a
 # row's own line is its input), the kernels' out-of-tree modules, and the
-# scripts that build, boot and measure.  Of scripts/guest, what a measured
+# scripts that build, boot and measure (not those that test, check or
+# export the series).  Of scripts/guest, what a measured
 # boot's initramfs holds (mkinitramfs.sh with INITRAMFS_BENCH=1 leaves the
 # guest tests out).  Tracked files as they are in the work tree.
 measure_files() {
@@ -52,7 +53,8 @@ measure_files() {
 		scripts/guest scripts/cpio-normalize.py scripts/link-tags/link-tags.c |
 		grep -v -e '^benchmarks/report/' -e '\.md$' -e '^benchmarks/matrix\.txt$' \
 			-e '^scripts/guest/tests/' -e '^scripts/guest/run-tests$' \
-			-e '^scripts/guest/ktap\.sh$' | LC_ALL=C sort)
+			-e '^scripts/guest/ktap\.sh$' -e '^scripts/\(test\|checkpatch\|export-patches\)\.sh$' |
+		LC_ALL=C sort)
 }
 
 # kernel_inputs KERNEL: the shared code, the variant's config fragments and
