@@ -118,6 +118,13 @@ run_test "benchmarks/kernel/number-tags-at-boot.patch applies on the series" \
 # (in a subshell: lib.sh's die exits).
 pretag_found() ( pretag_commit )
 run_test "the series has its first per-tag control patch ($PRETAG_SUBJECT..)" pretag_found
+# make bench's initramfs: the first x86_64 variant built.
+for v in $VARIANTS; do
+	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || continue
+	run_test "harness: a measured boot's initramfs leaves the guest tests out ($v)" \
+		"$ktest/initramfs-bench.sh" "$v"
+	break
+done
 
 # boot_tests NAME:VARIANT:FORM[:ARGS] [TEST...]: boot the x86_64 VARIANT
 # and run the guest tests (all, or those named), each result one of ours.
