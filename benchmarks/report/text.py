@@ -176,9 +176,9 @@ def readme(r, judged, plots):
              "Rerun `make bench` to measure again, or `make report` to "
              "rebuild these tables from the CSVs. Do not edit by hand.\n")
     if r.has("NOT-RERUN.txt"):
-        s.append("**The series has moved on since this run**: "
-                 "[NOT-RERUN.txt](NOT-RERUN.txt) says what these figures "
-                 "do not reflect.\n")
+        s.append("**Not every figure here is of the tree as it is**: "
+                 "[NOT-RERUN.txt](NOT-RERUN.txt) says which rows and what "
+                 "they do not reflect.\n")
     if r.rows:
         s.append("## The fork against stock 7.3\n")
         s.append("Each cell is row / peer. Order-0 page alloc+free: "

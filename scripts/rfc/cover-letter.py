@@ -241,7 +241,7 @@ def measured(res, series):
     if os.path.exists(res.path("NOT-RERUN.txt")):
         with open(res.path("NOT-RERUN.txt")) as f:
             first = f.read().split("\n\n")[1]
-        stale = wrap("Not this posting's series: " + " ".join(first.split()))
+        stale = wrap(" ".join(first.split()))
     else:
         stale = None
     ins = {x: res.micro_icount(x, data.MODULE_SITE) if micro else None
