@@ -123,11 +123,6 @@ class Results:
             out.setdefault(s["row"], s["reason"])
         return out
 
-    def inputs(self):
-        """The inputs hashes the bench CSVs record (none before they did)."""
-        return sorted({r["inputs"] for r in self.micro + self.perf + self.boot
-                       if r.get("inputs")})
-
     # --- determinism ------------------------------------------------------
     def determinism(self):
         """(figures compared, mismatches): every icount figure must be

@@ -145,7 +145,6 @@ class DataTest(Fixture):
         self.assertEqual(r.page_ext_per_gib("stock-a"), 2097152)
         self.assertEqual(r.page_ext_per_gib("nope"), None)
         self.assertEqual(r.mems(), ["1024", "4096"])
-        self.assertEqual(r.inputs(), ["0123456789abcdef"])
         self.assertEqual(r.determinism()[1], [])
 
     def test_icount_runs_must_agree(self):
