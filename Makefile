@@ -5,12 +5,12 @@
 #   make bench, make trace, make bootprof, make survey, make capture   the measuring parts of 'make results'
 #   make report    every table, plot and README of results/ from its raw data (last in 'make results')
 #
-# Options: VARIANTS="stock-distro fork fork-distro"  BUILD=build  CACHE=~/.cache/alloctag-fork
+# Options: VARIANTS="stock-distro fork fork-distro"  CACHE=~/.cache/alloctag-fork  BUILD=$CACHE/build
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
 
 SHELL := /bin/bash
-BUILD ?= $(CURDIR)/build
-CACHE ?= $(HOME)/.cache/alloctag-fork
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/alloctag-fork
+BUILD ?= $(CACHE)/build
 VARIANTS ?= stock-distro fork fork-distro
 VARIANT ?= fork
 MEM ?= 1G

@@ -15,7 +15,7 @@ set -eu
 usage() {
 	cat <<USAGE
 usage: ${0##*/} [options] [--] GUEST-COMMAND...
-  -k, --variant V    kernel from build/kernel-V (default: fork)
+  -k, --variant V    kernel from $BUILD/kernel-V (default: fork)
   -m, --mem SIZE     guest memory, QEMU syntax (default: 1G)
   -d, --dimm SIZE    x86_64: one hot-pluggable pc-dimm of SIZE besides it, for
                      the guest to online, offline and eject through ACPI
@@ -26,7 +26,7 @@ usage: ${0##*/} [options] [--] GUEST-COMMAND...
   -t, --timeout SEC  kill the guest after SEC seconds (default: 600)
   -A, --append ARGS  extra kernel command line
   -e, --env K=V      environment for the guest command (repeatable)
-  -o, --out DIR      log directory (default: build/boot/VARIANT)
+  -o, --out DIR      log directory (default: $BUILD/boot/VARIANT)
   -p, --perf         put perf into the initramfs
   -q, --quiet        do not stream guest output
 environment: QEMU_EXTRA, more QEMU arguments (e.g. "-gdb tcp::1234")

@@ -1,8 +1,13 @@
 # Shared settings for the project's scripts; sourced, never run.
 # Every path can be overridden from the environment (the Makefile passes them).
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/alloctag-fork}
+# Kernel trees and builds live in the cache, at a path that does not depend
+# on the checkout: every compiler command line carries the source tree's
+# absolute path (-I, -fmacro-prefix-map), so a tree under the checkout
+# would miss ccache and rebuild from nothing in every new clone.  make test
+# takes build_lock, so that two clones' runs do not share it at once.
+BUILD=${BUILD:-$CACHE/build}
 JOBS=${JOBS:-$(nproc)}
 # The kernel source: Debian's package, pinned.  To move to another version,
 # set KVER and both sha256 sums (apt-cache show prints them as SHA256).
@@ -60,6 +65,16 @@ debian_mirror() {
 # scripts/checkpatch.sh checks that every file the series adds has an F:
 # entry in the series' MAINTAINERS.
 CHECKPATCH_IGNORE=CAMELCASE,UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
+
+# build_lock: hold $BUILD for this process and its children (waits, and
+# says so, while another make test or make results holds it).
+build_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.lock"
+	flock -n 9 && return
+	log "waiting for the other run using $BUILD to finish"
+	flock 9
+}
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }

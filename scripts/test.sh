@@ -17,12 +17,31 @@ BOOTS=${BOOTS:-stock-pointer:stock-distro:pointer
 	pointer:fork:pointer
 	flags:fork:flags:sysctl.vm.mem_profiling=1,compressed
 	distro:fork-distro:page_ext:sysctl.vm.mem_profiling=1,compressed}
+build_lock
 logdir=$BUILD/test
 rm -rf "$logdir" && mkdir -p "$logdir"
 passed=0 failed=0 skipped=0 failures=()
 t0=$(date +%s)
 
-phase() { printf '\n== %s (%ss elapsed)\n' "$*" "$(( $(date +%s) - t0 ))"; }
+# phase NAME: start the next phase; phase_table prints each with its
+# seconds, so that a slower build or boot shows in every log.
+phases=() phase_name="" phase_t=$t0
+phase_end() {
+	[ -z "$phase_name" ] || phases+=("$(( $(date +%s) - phase_t )) $phase_name")
+	phase_name=""
+}
+phase() {
+	phase_end
+	phase_name=$* phase_t=$(date +%s)
+	printf '\n== %s (%ss elapsed)\n' "$*" "$(( phase_t - t0 ))"
+}
+phase_table() {
+	local p
+	phase_end
+	printf '\n%8s  %s\n' seconds phase
+	for p in "${phases[@]}"; do printf '%8s  %s\n' "${p%% *}" "${p#* }"; done
+	printf '%8s  %s\n' "$(( $(date +%s) - t0 ))" total
+}
 record() { # record KIND NAME
 	case $1 in
 	pass) passed=$((passed + 1)); echo "PASS $2" ;;
@@ -83,8 +102,10 @@ if [ -f "$TOP/scripts/link-tags/Makefile" ] && $src_ok; then
 fi
 
 if ! $src_ok; then
+	phase_table
 	echo; echo "$passed passed, $failed failed, $skipped skipped"; exit 1
 fi
+phase "checkpatch"
 run_test "kernel: checkpatch --strict" "$TOP/scripts/checkpatch.sh"
 
 for v in $VARIANTS; do
@@ -98,6 +119,7 @@ done
 
 # Tests of built kernels and boots: scripts/tests/kernel/, each run here
 # once what it reads exists.
+phase "kernel checks"
 ktest=$TOP/scripts/tests/kernel
 # Variants built from the fork with profiling: the series ran link-tags.
 indexed() { [ -f "$BUILD/kernel-$1/include/generated/alloc_tag_layout.h" ] &&
@@ -162,6 +184,7 @@ for b in $ONLY_BOOTS; do
 done
 
 # BOOTS unquoted: one argument a boot, as the loop above splits them.
+phase "boot checks"
 run_test "accounting identical in every representation" "$ktest/same-accounting.sh" "$logdir" $BOOTS
 
 case " $VARIANTS " in
@@ -212,15 +235,17 @@ ktap_count() {
 # the last arm64 variant of ARM64_BOOTS, in a directory of its own per NAME.
 harness_arm64() { local o=$logdir/harness-arm64-$1; shift; "$ktest/harness.sh" "$a64" "$o" "$@"; }
 if [ -n "$ARM64_BOOTS" ]; then
-	phase "arm64"
+	phase "arm64 dependencies"
 	"$TOP/scripts/deps.sh" arm64
 	built=" "
 	for b in $ARM64_BOOTS; do
 		IFS=: read -r name a64 form args <<<"$b"
 		case $built in *" $a64 "*) ;; *)
 			built="$built$a64 "
+			phase "build $a64"
 			cross_build "$a64" ;;
 		esac
+		phase "boot $name ($a64${args:+, $args})"
 		[ -f "$BUILD/kernel-$a64/arch/arm64/boot/Image" ] || { record fail "boot $name: no kernel"; continue; }
 		rc=0
 		"$TOP/scripts/boot.sh" -k "$a64" -s 2 -q -t 1200 -o "$logdir/boot-$name" \
@@ -230,6 +255,7 @@ if [ -n "$ARM64_BOOTS" ]; then
 		! grep -q '^CONFIG_KUNIT=y' "$BUILD/kernel-$a64/.config" ||
 			ktap_count "$logdir/boot-$name/console.log" "$name kunit" "$logdir/boot-$name.kunit"
 	done
+	phase "boot harness arm64"
 	run_test "harness arm64: guest exit status comes back" harness_arm64 exit 7 "" -- 'exit 7'
 	run_test "harness arm64: panic is reported (125)" harness_arm64 panic 125 "Kernel panic" \
 		-A rdinit=/nonexistent -- true
@@ -241,6 +267,7 @@ for v in $CROSS_BUILDS; do
 	cross_build "$v"
 done
 
+phase_table
 echo
 [ ${#failures[@]} = 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "test time: $(( $(date +%s) - t0 ))s"

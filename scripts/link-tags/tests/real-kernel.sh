@@ -3,12 +3,13 @@
 # every tag between the symbols gets its index, only index bytes change,
 # no symbol moves, a second run changes nothing.  The layout comes from
 # the build's include/generated/alloc_tag_layout.h.
-# LINK_TAGS_KBUILD names the build directory (default: build/kernel-fork).
+# LINK_TAGS_KBUILD names the build directory (default: kernel-fork in the
+# project's build directory, $BUILD or ~/.cache/alloctag-fork/build).
 set -eu
 . "$TESTS_DIR/lib/common.sh"
 need nm
 
-kb=${LINK_TAGS_KBUILD:-$SRC_DIR/../../build/kernel-fork}
+kb=${LINK_TAGS_KBUILD:-${BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/alloctag-fork/build}/kernel-fork}
 [ -f "$kb/vmlinux" ] || skip "no kernel build at $kb"
 hdr=$kb/include/generated/alloc_tag_layout.h
 [ -f "$hdr" ] || skip "$kb has no alloc_tag_layout.h (profiling off?)"
