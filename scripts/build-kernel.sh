@@ -7,7 +7,9 @@
 # $BUILD/kernel-VARIANT, plus the out-of-tree modules under kernel/modules/
 # and (x86_64 only) benchmarks/modules/.  An architecture with no
 # guest-ARCH.config (i386) is built, never booted: its variant fragment
-# stands alone over that architecture's tinyconfig.
+# stands alone over that architecture's tinyconfig.  A fragment with a
+# "# build: TARGET..." line is a compile check: only those kbuild targets
+# (objects, directories) are built, with no image and no modules.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -43,8 +45,16 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.alloctag-config" 2>/dev/null)" != 
 	echo "$inputs" >"$out/.alloctag-config"
 fi
 
-log "$variant: building ${image##*/} ($arch) and modules in $out (-j$JOBS)"
 start=$(date +%s)
+targets=$(sed -n 's/^# build: *//p' "$frag" | head -1)
+if [ -n "$targets" ]; then
+	log "$variant: compile check of $targets ($arch) in $out (-j$JOBS)"
+	# shellcheck disable=SC2086
+	kmake $targets
+	log "$variant: compiled in $(( $(date +%s) - start ))s"
+	exit 0
+fi
+log "$variant: building ${image##*/} ($arch) and modules in $out (-j$JOBS)"
 kmake "${image##*/}" modules
 for m in "$TOP"/kernel/modules/*/ "$TOP"/benchmarks/modules/*/; do
 	[ -f "$m/Kbuild" ] || continue

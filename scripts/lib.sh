@@ -301,6 +301,10 @@ kbuild_env() {
 	export KBUILD_BUILD_TIMESTAMP
 	cc=${3}gcc hostcc=gcc
 	if command -v ccache >/dev/null; then cc="ccache $cc" hostcc="ccache gcc"; fi
+	# Depend mode: a miss compiles once, with no separate preprocessor run
+	# to hash (kbuild's -Wp,-MMD names the headers for the manifest).  Hits
+	# still need the same sources at the same paths.
+	export CCACHE_DEPEND=1
 	# No CCACHE_BASEDIR: ccache would rewrite the source paths on the command
 	# line to relative ones but not -fmacro-prefix-map, and every tag's file
 	# name in /proc/allocinfo would read "../stock/mm/..." instead of "mm/...".

@@ -17,6 +17,21 @@ BOOTS=${BOOTS:-stock-pointer:stock-distro:pointer
 	pointer:fork:pointer
 	flags:fork:flags:sysctl.vm.mem_profiling=1,compressed
 	distro:fork-distro:page_ext:sysctl.vm.mem_profiling=1,compressed}
+# Other architectures.  arm64: the fork cross-built and booted on QEMU's
+# virt machine (TCG) in its pointer and flags forms (the page_ext form is
+# booted on x86_64's Debian budget), with the same guest tests, KUnit
+# and harness checks; ARM64_BOOTS as BOOTS (NAME:VARIANT:FORM[:KERNEL
+# ARGS]), empty to skip (stock-arm64 is there to boot by hand).
+# CROSS_BUILDS: variants only built (i386: an ELF32 vmlinux, 32-byte
+# tags, the KUnit tests where a long is 32 bits), empty to skip.  Each gets
+# the tag map and real-kernel checks.  COMPILE_CHECKS: fragments with a
+# "# build:" line (configurations compiled, never linked).
+ARM64_BOOTS=${ARM64_BOOTS-arm64-pointer:fork-arm64:pointer
+	arm64-flags:fork-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
+CROSS_BUILDS=${CROSS_BUILDS-fork-i386}
+COMPILE_CHECKS=${COMPILE_CHECKS-}
+arm64_variants=$(for b in $ARM64_BOOTS; do IFS=: read -r _ v _ <<<"$b"; echo "$v"; done |
+	awk '!seen[$0]++')
 build_lock
 logdir=$BUILD/test
 rm -rf "$logdir" && mkdir -p "$logdir"
@@ -39,7 +54,9 @@ phase_table() {
 	local p
 	phase_end
 	printf '\n%8s  %s\n' seconds phase
-	for p in "${phases[@]}"; do printf '%8s  %s\n' "${p%% *}" "${p#* }"; done
+	for p in "${phases[@]}" ${builds[@]+"${builds[@]}"}; do
+		printf '%8s  %s\n' "${p%% *}" "${p#* }"
+	done
 	printf '%8s  %s\n' "$(( $(date +%s) - t0 ))" total
 }
 record() { # record KIND NAME
@@ -72,7 +89,7 @@ add_counts() {
 }
 
 phase "dependencies"
-"$TOP/scripts/deps.sh" build cross qemu fuzz plugin
+"$TOP/scripts/deps.sh" build cross qemu fuzz plugin ${ARM64_BOOTS:+arm64}
 
 # First: the link-tags host tests build the tool with the kernel's
 # scripts/elf-parse.c from this tree.
@@ -82,6 +99,62 @@ if ! "$TOP/scripts/kernel-src.sh"; then
 	record fail "kernel source: patch series"
 	src_ok=false
 fi
+
+# Every kernel builds in the background, one at a time on every core, in
+# the order the boots below need them, while the host tests and the boots
+# of the kernels built so far run: a boot leaves much of the machine idle,
+# which the builds (niced, so that the guests keep their pace) take up.
+# build-VARIANT.log is each build's output; build-VARIANT.done its exit
+# status and seconds, written when it ends.
+builder() {
+	local v t rc
+	for v in "$@"; do
+		t=$(date +%s) rc=0
+		nice -n 10 "$TOP/scripts/build-kernel.sh" "$v" >"$logdir/build-$v.log" 2>&1 </dev/null ||
+			rc=$?
+		echo "$rc $(( $(date +%s) - t ))" >"$logdir/build-$v.tmp"
+		mv "$logdir/build-$v.tmp" "$logdir/build-$v.done"
+	done
+}
+builder_pid=""
+all_builds=$(echo $VARIANTS $arm64_variants $CROSS_BUILDS $COMPILE_CHECKS)
+if $src_ok; then
+	# shellcheck disable=SC2086
+	builder $all_builds &
+	builder_pid=$!
+	trap 'kill "$builder_pid" 2>/dev/null || true' EXIT
+fi
+# built VARIANT: wait for its build (once), record it and show its log's
+# summary (its tail when it failed); status 1 when it failed.  A variant
+# this run does not build (VARIANTS set by hand) is left to what is there.
+declare -A build_rc
+builds=()
+built() {
+	local f=$logdir/build-$1.done rc secs
+	case " $all_builds " in *" $1 "*) ;; *) return 0 ;; esac
+	[ -z "${build_rc[$1]:-}" ] || return "${build_rc[$1]}"
+	if [ ! -f "$f" ]; then
+		phase "waiting for build $1"
+		while [ ! -f "$f" ] && kill -0 "$builder_pid" 2>/dev/null; do sleep 2; done
+	fi
+	if [ ! -f "$f" ]; then
+		record fail "build: $1 (the builder stopped before it)"
+		build_rc[$1]=1
+		return 1
+	fi
+	read -r rc secs <"$f"
+	builds+=("$secs build $1 (background)")
+	grep '^\[build-kernel.sh\]' "$logdir/build-$1.log" || true
+	if [ "$rc" = 0 ]; then
+		record pass "build: $1"
+		build_rc[$1]=0
+	else
+		record fail "build: $1"
+		tail -30 "$logdir/build-$1.log" | sed 's/^/    | /'
+		build_rc[$1]=1
+	fi
+	return "${build_rc[$1]}"
+}
 
 phase "host tests"
 for t in "$TOP"/scripts/tests/*.sh; do
@@ -108,28 +181,34 @@ fi
 phase "checkpatch"
 run_test "kernel: checkpatch --strict" "$TOP/scripts/checkpatch.sh"
 
-for v in $VARIANTS; do
-	phase "build $v"
-	if "$TOP/scripts/build-kernel.sh" "$v"; then
-		record pass "build: $v"
-	else
-		record fail "build: $v"
-	fi
-done
-
 # Tests of built kernels and boots: scripts/tests/kernel/, each run here
 # once what it reads exists.
-phase "kernel checks"
+phase "series checks"
 ktest=$TOP/scripts/tests/kernel
 # Variants built from the fork with profiling: the series ran link-tags.
 indexed() { [ -f "$BUILD/kernel-$1/include/generated/alloc_tag_layout.h" ] &&
 	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$BUILD/kernel-$1/.config"; }
-for v in $VARIANTS; do
-	indexed "$v" || continue
-	run_test "kernel: $v vmlinux.tagmap matches System.map" "$ktest/tagmap.sh" "$v"
-	run_test "link-tags: real vmlinux of $v" env \
-		LINK_TAGS_KBUILD="$BUILD/kernel-$v" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
-done
+# kernel_checks VARIANT: once built, its tag map and the real-kernel test
+kernel_checks() {
+	indexed "$1" || return 0
+	phase "checks of $1"
+	run_test "kernel: $1 vmlinux.tagmap matches System.map" "$ktest/tagmap.sh" "$1"
+	run_test "link-tags: real vmlinux of $1" env \
+		LINK_TAGS_KBUILD="$BUILD/kernel-$1" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
+}
+# x86_built VARIANT: built (its checks run the first time); 1 if it failed
+declare -A checked
+x86_built() {
+	built "$1" || return 1
+	[ -n "${checked[$1]:-}" ] && return 0
+	checked[$1]=1
+	kernel_checks "$1"
+	# make bench's initramfs: from the first x86_64 variant built
+	[ -z "${bench_initramfs:-}" ] || return 0
+	bench_initramfs=$1
+	run_test "harness: a measured boot's initramfs leaves the guest tests out ($1)" \
+		"$ktest/initramfs-bench.sh" "$1"
+}
 run_test "link-tags: the series carries scripts/link-tags/link-tags.c unchanged" \
 	cmp "$TOP/scripts/link-tags/link-tags.c" "$FORK_SRC/scripts/link-tags.c"
 # make bench builds the attribution row's kernel with this patch on the
@@ -140,13 +219,6 @@ run_test "benchmarks/kernel/number-tags-at-boot.patch applies on the series" \
 # (in a subshell: lib.sh's die exits).
 pretag_found() ( pretag_commit )
 run_test "the series has its first per-tag control patch ($PRETAG_SUBJECT..)" pretag_found
-# make bench's initramfs: the first x86_64 variant built.
-for v in $VARIANTS; do
-	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || continue
-	run_test "harness: a measured boot's initramfs leaves the guest tests out ($v)" \
-		"$ktest/initramfs-bench.sh" "$v"
-	break
-done
 
 # boot_tests NAME:VARIANT:FORM[:ARGS] [TEST...]: boot the x86_64 VARIANT
 # and run the guest tests (all, or those named), each result one of ours.
@@ -154,6 +226,7 @@ boot_tests() {
 	local name v form args rc=0
 	IFS=: read -r name v form args <<<"$1"
 	shift
+	x86_built "$v" || true
 	phase "boot $name ($v${args:+, $args})"
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; return; }
 	# A 256 MiB DIMM for 58-hotremove (kernels without ACPI never see it).
@@ -183,6 +256,9 @@ for b in $ONLY_BOOTS; do
 	boot_tests "$b" 74-only.sh 90-dmesg.sh
 done
 
+for v in $VARIANTS; do
+	x86_built "$v" || true
+done
 # BOOTS unquoted: one argument a boot, as the loop above splits them.
 phase "boot checks"
 run_test "accounting identical in every representation" "$ktest/same-accounting.sh" "$logdir" $BOOTS
@@ -193,6 +269,7 @@ esac
 
 phase "boot harness"
 hv=${VARIANTS##* }
+x86_built "$hv" || true
 # harness NAME EXPECTED-RC EXPECTED-TEXT BOOT-ARGS...: the harness check on
 # the last variant built (NAME documents the call).
 harness() { shift; "$ktest/harness.sh" "$hv" "$logdir/harness" "$@"; }
@@ -202,28 +279,11 @@ run_test "harness: panic is reported (125)" harness panic 125 "Kernel panic" \
 run_test "harness: hang is killed at the timeout (124)" harness hang 124 "" \
 	-t 15 -- 'sleep 600'
 
-# Other architectures.  arm64: the fork cross-built and booted on QEMU's
-# virt machine (TCG) in its pointer and flags forms (the page_ext form is
-# booted on x86_64's Debian budget), with the same guest tests, KUnit
-# and harness checks; ARM64_BOOTS as BOOTS (NAME:VARIANT:FORM[:KERNEL
-# ARGS]), empty to skip (stock-arm64 is there to boot by hand).
-# CROSS_BUILDS: variants only built (i386: an ELF32 vmlinux, 32-byte
-# tags), empty to skip.  Each gets the tag map and real-kernel checks.
-ARM64_BOOTS=${ARM64_BOOTS-arm64-pointer:fork-arm64:pointer
-	arm64-flags:fork-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
-CROSS_BUILDS=${CROSS_BUILDS-fork-i386}
-# cross_build VARIANT: build it, and check its tag map when it is indexed.
+# Other architectures (ARM64_BOOTS, CROSS_BUILDS above).
+# cross_build VARIANT: its build, and its tag map checked when it is indexed.
 cross_build() {
-	if "$TOP/scripts/build-kernel.sh" "$1"; then
-		record pass "build: $1"
-	else
-		record fail "build: $1"
-		return
-	fi
-	indexed "$1" || return 0
-	run_test "kernel: $1 vmlinux.tagmap matches System.map" "$ktest/tagmap.sh" "$1"
-	run_test "link-tags: real vmlinux of $1" env \
-		LINK_TAGS_KBUILD="$BUILD/kernel-$1" sh "$TOP/scripts/link-tags/tests/lib/run.sh" real-kernel
+	built "$1" || return 0
+	kernel_checks "$1"
 }
 # ktap_count LOG PREFIX OUT: results of a KTAP log, counted.
 ktap_count() {
@@ -235,14 +295,11 @@ ktap_count() {
 # the last arm64 variant of ARM64_BOOTS, in a directory of its own per NAME.
 harness_arm64() { local o=$logdir/harness-arm64-$1; shift; "$ktest/harness.sh" "$a64" "$o" "$@"; }
 if [ -n "$ARM64_BOOTS" ]; then
-	phase "arm64 dependencies"
-	"$TOP/scripts/deps.sh" arm64
-	built=" "
+	seen=" "
 	for b in $ARM64_BOOTS; do
 		IFS=: read -r name a64 form args <<<"$b"
-		case $built in *" $a64 "*) ;; *)
-			built="$built$a64 "
-			phase "build $a64"
+		case $seen in *" $a64 "*) ;; *)
+			seen="$seen$a64 "
 			cross_build "$a64" ;;
 		esac
 		phase "boot $name ($a64${args:+, $args})"
@@ -263,9 +320,12 @@ if [ -n "$ARM64_BOOTS" ]; then
 		-t 60 -- 'sleep 600'
 fi
 for v in $CROSS_BUILDS; do
-	phase "build $v"
 	cross_build "$v"
 done
+for v in $COMPILE_CHECKS; do
+	built "$v" || true
+done
+[ -z "$builder_pid" ] || wait "$builder_pid" || true
 
 phase_table
 echo
