@@ -29,7 +29,8 @@ usage: ${0##*/} [options] [--] GUEST-COMMAND...
   -o, --out DIR      log directory (default: $BUILD/boot/VARIANT)
   -p, --perf         put perf into the initramfs
   -q, --quiet        do not stream guest output
-environment: QEMU_EXTRA, more QEMU arguments (e.g. "-gdb tcp::1234")
+environment: QEMU_EXTRA, more QEMU arguments (e.g. "-gdb tcp::1234");
+QEMU_TCG, properties of the TCG accelerator (e.g. "thread=single")
 exit status: the guest command's; 124 timeout (hang); 125 the kernel died
 (panic, reboot) before the command finished; 126 harness error.
 USAGE
@@ -136,7 +137,7 @@ fi
 [ "$accel" = auto ] && accel=$(probe_kvm)
 case "$accel" in
 kvm) accel_args=(-accel kvm -cpu host) ;;
-tcg) accel_args=(-accel tcg) ;;
+tcg) accel_args=(-accel "tcg${QEMU_TCG:+,$QEMU_TCG}") ;;
 *) log "unknown accelerator $accel"; exit 126 ;;
 esac
 # icount: guest time counts instructions, and the RTC runs on that clock
