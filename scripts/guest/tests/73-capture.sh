@@ -50,6 +50,18 @@ check "alloctop shows capture:yes" \
 	sh -c "$at -b -n 1 -l 0 -m alloctest -f alloctest_pages | grep -q ' capture:yes'"
 check "the text of /proc/allocinfo is unchanged (no suffix)" \
 	sh -c "! grep -F '[alloctest]' /proc/allocinfo | grep -q 'capture'"
+# Per-tag control's keys (debug option's alloc_tag/keys) follow the flags:
+# on while a tag has one; the page-flags form's free hook key off meanwhile.
+keys=/sys/kernel/debug/alloc_tag/keys
+untraced=0
+[ "${FORM:-}" != flags ] || untraced=1
+keys_on="ctl:1 capture:1 flags_untraced:0 flagged:$sites captured:$sites"
+keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0"
+if [ -r $keys ]; then
+	check_eq "capture set: the capture key on" "$keys_on" "$(cat $keys)"
+else
+	skip "capture set: the capture key on" "no alloc_tag/keys (debug option off)"
+fi
 
 echo 4096 >$t/buffer_size_kb
 echo >$t/trace
@@ -124,6 +136,11 @@ echo "kmalloc 64 2" >$ctl
 echo free >$ctl
 check_eq "cleared: nothing traced" 0 "$(grep -c 'alloc_tag_mem_' $t/trace || true)"
 echo 0 >$t/events/alloc_tag/enable
+if [ -r $keys ]; then
+	check_eq "no flag left: every key off, the free hook's back on" "$keys_off" "$(cat $keys)"
+else
+	skip "no flag left: every key off" "no alloc_tag/keys (debug option off)"
+fi
 check "unload alloctest" rmmod alloctest
 tr=$(trouble || true)
 check_eq "no warning, oops or BUG meanwhile" "" "$tr"
