@@ -82,6 +82,7 @@ struct layout {
 struct options {
 	struct layout l;
 	unsigned long module_reserve;
+	bool fit;			/* --fit: warn, never fail, on capacity */
 };
 
 struct section {
@@ -114,6 +115,7 @@ struct image {
 	struct tag *tags;
 	unsigned char *out;		/* the tag bytes with the new indices */
 	u64 limit;			/* indices left for this file's tags */
+	bool unindexed;			/* --fit: too many tags, nothing to write */
 };
 
 /* n bytes at p, in the byte order of the file */
@@ -562,18 +564,38 @@ static int check_layout(const char *what, const struct options *o, unsigned int 
 	return 0;
 }
 
+/*
+ * The tags and the module reserve must fit the index bits.  With --fit, a
+ * kernel build goes on with a warning: modules get the indices left when
+ * the reserve does not fit, and when the tags alone do not fit nothing is
+ * written, and the kernel finds its tags without indices at boot.
+ */
 static int check_capacity(struct image *im, const struct options *o)
 {
 	u64 cap = UINT64_C(1) << o->l.idx_bits;
 	u64 need = FIRST_INDEX + (u64)im->ntags + o->module_reserve;
 
-	if (need > cap)
+	if (need <= cap) {
+		im->limit = cap - FIRST_INDEX - o->module_reserve;
+		return 0;
+	}
+	if (!o->fit)
 		return ERROR(im->name,
 			     "too many tags: %d reserved + %zu tags + %lu module reserve = %llu, capacity of %lu bits is %llu",
 			     FIRST_INDEX, im->ntags, o->module_reserve,
 			     (unsigned long long)need, o->l.idx_bits,
 			     (unsigned long long)cap);
-	im->limit = cap - FIRST_INDEX - o->module_reserve;
+	im->limit = cap - FIRST_INDEX;
+	if (im->ntags <= im->limit) {
+		WARN(im->name, "%zu tags leave %llu of the %lu indices asked for modules, of %lu bits",
+		     im->ntags, (unsigned long long)(im->limit - im->ntags),
+		     o->module_reserve, o->l.idx_bits);
+		return 0;
+	}
+	WARN(im->name, "%zu tags do not fit %lu-bit indices (%llu): nothing written, the tags stay without indices",
+	     im->ntags, o->l.idx_bits, (unsigned long long)im->limit);
+	im->unindexed = true;
+	im->limit = im->ntags;
 	return 0;
 }
 
@@ -798,6 +820,9 @@ static void print_usage(FILE *f)
 		"  --fields L,M,F,P    offsets of lineno (u32) and of the modname, function and\n"
 		"                      filename pointers (default 4,8,16,24)\n"
 		"  --module-reserve N  indices kept free for modules (default 0)\n"
+		"  --fit               when the tags and the reserve do not fit, leave modules\n"
+		"                      what is left; when the tags alone do not fit, write\n"
+		"                      nothing: a warning either way, not an error\n"
 		"  --map FILE          write the tag map to FILE (default: VMLINUX.tagmap)\n"
 		"  --check             check and report, write nothing\n"
 		"  -q, --quiet         no summary line\n"
@@ -840,7 +865,7 @@ static int parse_fields(const char *s, struct layout *l)
 
 enum {
 	O_TAG_SIZE = 256, O_INDEX_OFFSET, O_INDEX_WIDTH, O_INDEX_BITS,
-	O_MODULE_RESERVE, O_FIELDS, O_MAP, O_CHECK
+	O_MODULE_RESERVE, O_FIELDS, O_MAP, O_CHECK, O_FIT
 };
 
 static const struct option long_opts[] = {
@@ -852,6 +877,7 @@ static const struct option long_opts[] = {
 	{ "fields",		required_argument,	NULL, O_FIELDS },
 	{ "map",		required_argument,	NULL, O_MAP },
 	{ "check",		no_argument,		NULL, O_CHECK },
+	{ "fit",		no_argument,		NULL, O_FIT },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -898,6 +924,9 @@ int main(int argc, char **argv)
 		case O_CHECK:
 			check = true;
 			break;
+		case O_FIT:
+			o.fit = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -922,6 +951,10 @@ int main(int argc, char **argv)
 	if (check_target(path, &st, !check) || image_open(&im, path) ||
 	    image_scan(&im, &o))
 		goto out;
+	if (im.unindexed) {
+		ret = 0;
+		goto out;
+	}
 	for (size_t t = 0, other = 0; t < im.ntags; t++) {
 		if (im.tags[t].stored && im.tags[t].stored != FIRST_INDEX + t &&
 		    !other++)
