@@ -105,6 +105,7 @@ static struct dentry *ab_dir;
  * skb_page_frag_refill() on an empty page_frag is one alloc_page() in
  * net/core/sock.c, whose tag is vmlinux's, not this module's.
  */
+#ifdef CONFIG_NET
 static struct page *ab_kpage(struct ab_run *r)
 {
 	struct page_frag pf = { };
@@ -119,6 +120,14 @@ static struct page *ab_kpage(struct ab_run *r)
 	}
 	return pf.page;
 }
+#else
+/* No such site without networking: ab_check() refuses the mode */
+static struct page *ab_kpage(struct ab_run *r)
+{
+	r->err = -EOPNOTSUPP;
+	return NULL;
+}
+#endif
 
 static void *ab_alloc(struct ab_run *r)
 {
