@@ -2,10 +2,10 @@
 /*
  * Allocation-profiling test module: its one allocation tag is aligned to
  * 64 bytes, which the tag size is not a multiple of, so its tag section
- * is aligned off the tag size and cannot be numbered by its place in the
- * module tag area.  The module must load in every form, with profiling
- * on, and count the page it holds on the overflow line; modules loaded
- * after it must still be numbered.
+ * is aligned off the tag size: placed off the grid of whole tags in the
+ * module tag area, it cannot be numbered by its place.  The module must
+ * load in every form, with profiling on, and count the page it holds on
+ * the overflow line when its tag overflowed, on its own line otherwise.
  *
  * The module has no other allocation call: a second tag in the section
  * would sit at a 64-byte boundary, off the array the section must be.
