@@ -2,6 +2,7 @@
 #
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
+#   make test-stock   make test with stock 7.3 booted beside the fork, as the reference
 #   make bench, make trace, make bootprof, make survey, make capture   the measuring parts of 'make results'
 #   make report    every table, plot and README of results/ from its raw data (last in 'make results')
 #
@@ -22,12 +23,12 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test results bench trace bootprof survey capture report rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test test-stock results bench trace bootprof survey capture report rfc link-tags export-patches clean distclean help
 
 all: build
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \?//'
+	@sed -n '2,10p' Makefile | sed 's/^# \?//'
 
 deps:
 	@scripts/deps.sh build qemu
@@ -46,8 +47,13 @@ boot: deps
 link-tags:
 	@$(MAKE) -s -C scripts/link-tags
 
+# make test builds the fork's kernels (VARIANTS only when given);
+# test-stock adds stock-distro, the reference stock 7.3 kernel.
 test:
-	@scripts/test.sh
+	@VARIANTS="$(if $(filter file,$(origin VARIANTS)),,$(VARIANTS))" scripts/test.sh
+
+test-stock:
+	@VARIANTS="stock-distro fork fork-distro" scripts/test.sh
 
 # The main job: benchmarks and the page-flag survey, published in results/;
 # the report renders once everything is measured.
