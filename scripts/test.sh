@@ -138,7 +138,14 @@ if $src_ok; then
 	# shellcheck disable=SC2086
 	builder $all_builds &
 	builder_pid=$!
-	trap 'kill "$builder_pid" 2>/dev/null || true' EXIT
+	# On exit (an interrupt among them) the build stops too, not only the
+	# builder: its make and compilers are the builder's descendants.
+	kill_tree() {
+		local c
+		for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done
+		kill "$1" 2>/dev/null || true
+	}
+	trap 'kill_tree "$builder_pid"' EXIT
 fi
 # built VARIANT: wait for its build (once), record it and show its log's
 # summary (its tail when it failed); status 1 when it failed.  A variant
@@ -264,10 +271,12 @@ boot_tests() {
 for b in $BOOTS; do
 	boot_tests "$b"
 done
-# Selective profiling: the fork booted with "only=" in two forms, for its
-# test (74-only) and the dmesg check: the other tests count every tag.
+# Selective profiling: the fork booted with "only=" in two forms, and with
+# a bad term, for its test (74-only) and the dmesg check: the other tests
+# count every tag.
 ONLY_BOOTS=${ONLY_BOOTS-only-flags:fork:flags:sysctl.vm.mem_profiling=1,compressed,only=func:dup_mm;func:alloctest_pages;file:kernel/fork.c
-	only-pointer:fork:pointer:sysctl.vm.mem_profiling=1,only=mod:alloctest;func:dup_mm}
+	only-pointer:fork:pointer:sysctl.vm.mem_profiling=1,only=mod:alloctest;func:dup_mm
+	only-bad:fork:flags:sysctl.vm.mem_profiling=1,compressed,only=func:dup_mm;size:64}
 for b in $ONLY_BOOTS; do
 	boot_tests "$b" 74-only.sh 90-dmesg.sh
 done

@@ -1,9 +1,10 @@
 # A module whose tags find no index (the debug limit on module indexes,
 # debugfs alloc_tag/module_idx_limit, forces it): its pages carry the
 # overflow line's index and are counted there, its slab objects keep its
-# own lines.  Unloaded with a live page and a live object, both freed
-# later: every count goes back to where it was, no line goes negative and
-# the module's range of the tag area is given back.
+# own lines, and each of its tags keeps flags of its own.  Unloaded with a
+# live page and a live object, both freed later: every count goes back to
+# where it was, no line goes negative and the module's range of the tag
+# area is given back.
 set -eu
 . /guest/ktap.sh
 [ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
@@ -16,6 +17,7 @@ dbg=/sys/kernel/debug/alloc_tag
 ctl=/sys/kernel/debug/alloctest/ctl
 keep=/sys/kernel/debug/tagkeep/ctl
 overflow=func:module_tags_overflow
+at=/guest/progs/alloctop
 lines() { grep -F '[alloctest]' /proc/allocinfo || true; }
 add() { echo "$1 $2" | awk '{ print $1 + $3, $2 + $4 }'; }
 
@@ -37,6 +39,20 @@ check_eq "and not on its own page line" "0 0" \
 check_eq "its objects count on its own line" "640 5" \
 	"$(tag_counters "[alloctest] func:alloctest_kmalloc")"
 check "hand the pages and objects to tagkeep" sh -c "echo stash >$ctl"
+# Its tags share the overflow line's index, not their flags.
+check_eq "alloctop -S off on one of its tags: one site" "alloctop: 1 site(s) changed" \
+	"$($at -S off -m alloctest -f alloctest_kmalloc 2>&1)"
+check_eq "that line alone says counted:no" "func:alloctest_kmalloc" \
+	"$({ lines; grep -F $overflow /proc/allocinfo; } | grep ' counted:no' | grep -o 'func:[a-z_]*')"
+echo "pages 0 1" >$ctl
+echo "kmalloc 128 2" >$ctl
+check_eq "its other page line still counts on the overflow line" "$(add "$before" "16384 4")" \
+	"$(tag_counters $overflow)"
+check_eq "and the line that is off does not count" "640 5" \
+	"$(tag_counters "[alloctest] func:alloctest_kmalloc")"
+echo free >$ctl
+check_eq "alloctop -C off on it: one site" "alloctop: 1 site(s) changed" \
+	"$($at -C off -m alloctest -f alloctest_kmalloc 2>&1)"
 check "unload alloctest with a live page and object" rmmod alloctest
 check_eq "its object line stays, marked unloaded:yes" "640 5" \
 	"$(tag_counters "[alloctest] func:alloctest_kmalloc unloaded:yes")"

@@ -94,6 +94,27 @@ check_eq "alloctest_percpu: an event for each area counted" \
 	"$(calls alloctest_percpu)" "$(events alloced alloctest_percpu -1 | cut -d' ' -f1)"
 check_eq "alloctest_shared: the tail pages' free traced" "2 $((2 * 12288))" \
 	"$(events freed alloctest_shared -1)"
+# What each event of FUNCTION names, once each: "page" (a pfn, no address)
+# or "object" (an address, no pfn).  The sites of pages alone, and of
+# objects alone (alloctest_bulk and alloctest_vmalloc allocate an array
+# or an area beside their pages, at the same tag).
+names() {
+	awk -v f="function=$1" 'index($0, "alloc_tag_mem_") && index($0, f " ") {
+			pfn = addr = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^pfn=/) pfn = substr($i, 5)
+				if ($i ~ /^addr=/) addr = substr($i, 6)
+			}
+			nopfn = pfn ~ /^0xf+$/; noaddr = addr ~ /^(0+|\(null\))$/
+			print nopfn && !noaddr ? "object" : !nopfn && noaddr ? "page" : "both:" pfn "," addr
+		}' /tmp/trace | sort -u | tr '\n' ' '
+}
+for f in pages shared; do
+	check_eq "alloctest_$f: its events name a page frame, no address" "page " "$(names alloctest_$f)"
+done
+for f in kmalloc percpu; do
+	check_eq "alloctest_$f: its events name an address, no page frame" "object " "$(names alloctest_$f)"
+done
 for f in pages kmalloc bulk vmalloc percpu shared; do
 	check_eq "alloctest_$f: the events add up to its line" \
 		"$(counted alloctest_$f)" "$(held alloctest_$f)"

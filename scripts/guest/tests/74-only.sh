@@ -1,10 +1,10 @@
 # Selective profiling (sysctl.vm.mem_profiling=...,only=TERM;TERM): in a
 # boot with "only=", every line of /proc/allocinfo is counted if and only
-# if a term names it (mod:, file:, func:), the kernel's lines and a module's
-# loaded later alike; the lines left off count nothing new while the guest
-# forks and allocates, the named ones do, and the ioctl still switches
-# them.  Skips in a boot without "only=" (test.sh boots the fork with it
-# in two forms).
+# if a term names it (mod:, file:, func:; the overflow line always), the
+# kernel's lines and a module's loaded later alike; the lines left off
+# count nothing new while the guest forks and allocates, the named ones
+# do, and the ioctl still switches them.  Skips in a boot without "only="
+# (test.sh boots the fork with it in two forms).
 set -eu
 . /guest/ktap.sh
 only=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^sysctl\.vm\.mem_profiling=.*only=\([^,]*\).*/\1/p')
@@ -12,6 +12,21 @@ only=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^sysctl\.vm\.mem_profiling=.*only=
 at=/guest/progs/alloctop
 ctl=/sys/kernel/debug/alloctest/ctl
 diag "only=$only"
+
+# A term that is none of the three: the kernel names it, drops "only=" and
+# takes the rest of the parameter (the boot's "compressed"): every tag counts.
+bad=$(echo "$only" | tr ';' '\n' | grep -Evx '(mod|file|func):.+' | head -1 || true)
+if [ -n "$bad" ]; then
+	check "the kernel log names the bad term" \
+		sh -c "dmesg | grep -qF \"bad only= term '$bad': every tag is counted\""
+	check_eq "no line counted:no" "" "$(grep ' counted:no' /proc/allocinfo || true)"
+	case $(cat /proc/cmdline) in *mem_profiling=*,compressed*)
+		check_eq "the rest of the parameter took effect (compressed)" 1 \
+			"$(cat /proc/sys/vm/mem_profiling_compressed)" ;;
+	esac
+	ktap_done
+	exit
+fi
 
 # Every line as "named off calls file func module", named and off 0 or 1
 lines() {
@@ -24,7 +39,9 @@ lines() {
 				if ($i ~ /^func:/) fn = substr($i, 6)
 				if ($i == "counted:no") off = 1
 			}
-			named = 0
+			# the overflow line counts for the named tags of modules
+			# with no index of their own, whatever the terms
+			named = fn == "module_tags_overflow"
 			for (j = 1; j <= n; j++)
 				if (term[j] == "mod:" mod || term[j] == "file:" file || term[j] == "func:" fn)
 					named = 1
@@ -40,6 +57,11 @@ check "the kernel log says how many tags are counted" \
 	sh -c "dmesg | grep -q 'selective profiling: [0-9]* of [0-9]* tags counted'"
 w=$(wrong)
 check_eq "every kernel line counted:no unless a term names it" "" "$w"
+# Built-in code has no module name: mod:NAME matches a module loaded later.
+for m in $(echo "$only" | tr ';' '\n' | sed -n 's/^mod://p' | grep -vx kernel || true); do
+	check "the kernel log says built-in code is mod:kernel, not mod:$m" \
+		sh -c "dmesg | grep -q 'mod:$m counts that module once loaded; code built into the kernel is mod:kernel'"
+done
 check "some kernel line is named" sh -c "[ $(lines | awk '$1 == 1' | wc -l) -gt 0 ]"
 
 # Subshells that stay, each a fork() whose mm (dup_mm()) is held, and
@@ -88,8 +110,9 @@ check_eq "alloctest_kmalloc counted once on" "128 2" "$(tag_counters 'func:alloc
 echo free >$ctl
 check "unload alloctest" rmmod alloctest
 
-# A named module with no index of its own (the debug limit forces it) shares
-# the overflow line's flags: that line is switched on for it.
+# A module with no index of its own (the debug limit forces it): its tags
+# still follow the terms one by one, and the pages of the named ones are
+# counted on the overflow line, which stays on.
 dbg=/sys/kernel/debug/alloc_tag
 named_overflow() {
 	limit=$(cat $dbg/module_idx_limit)
@@ -97,12 +120,17 @@ named_overflow() {
 	echo 2 >$dbg/module_idx_limit
 	check "load alloctest with no index left for it" insmod /modules/alloctest.ko
 	echo "$limit" >$dbg/module_idx_limit
-	check "dmesg says the overflow line is switched on for it" \
-		sh -c "dmesg | grep -q 'alloctest: named by only=: .* is counted'"
+	check "dmesg says it overflowed" \
+		sh -c "dmesg | grep -q 'alloctest: no room for .* allocation tag indexes'"
+	w=$(wrong)
+	check_eq "its lines follow the terms, each its own" "" "$w"
 	echo "pages 0 3" >$ctl
+	echo "kmalloc 64 3" >$ctl
 	after=$(tag_counters func:module_tags_overflow)
-	check_eq "its pages counted on the overflow line" 3 \
+	check_eq "its named page line counted on the overflow line" 3 \
 		"$((${after#* } - ${before#* }))"
+	check_eq "its object line, not named, not counted" "0 0" \
+		"$(tag_counters 'func:alloctest_kmalloc ')"
 	echo free >$ctl
 	check "unload alloctest" rmmod alloctest
 }

@@ -57,6 +57,13 @@ check_eq "-z: sites of at least 1 MiB" "$(sites | awk '$1 >= 1048576' | wc -l)" 
 check_eq "-F: mm/slub.c's sites, and only those" \
 	"$(sites | awk '$3 ~ /^mm\/slub\.c:/' | wc -l) \"mm/slub.c\"" \
 	"$($at -c -i /tmp/ai.txt -l 0 -F mm/slub.c | tail -n +2 | cut -d, -f10 | uniq -c | awk '{ print $1, $2 }')"
+# A file name longer than the ioctl's 63 bytes: its last 63, as the ioctl
+# mode shows it, select it in text mode too.
+long=drivers/a/very/deeply/nested/directory/of/some/driver/with/a/long/name.c
+printf '%12d %8d %s:7 func:long_name_site \n' 4096 1 $long >>/tmp/ai.txt
+tail63=$(printf %s $long | tail -c 63)
+check_eq "-F with a name's last 63 bytes selects it in text mode too" "1" \
+	"$($at -c -i /tmp/ai.txt -l 0 -F "$tail63" | tail -n +2 | wc -l)"
 check "-b: a plain table with a header" sh -c "$at -b -n 1 -l 3 | grep -q '^ *BYTES *CALLS'"
 check "--help says how to use it and exits 0" sh -c "$at --help | grep -q '^usage: alloctop'"
 rc=0; $at --no-such-option 2>/dev/null || rc=$?
