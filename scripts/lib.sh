@@ -22,18 +22,21 @@ KCFGPKG=linux-config-$KSERIES
 KSUITE=${KSUITE:-trixie-backports}
 # The trees of one tarball: the fork (series applied; a git repo whose tag
 # "pristine" is the untouched tree), stock (a worktree of pristine), fixes
-# (a worktree of the fork at the last of the series' leading patches with a
-# Fixes: tag: stock 7.3 with the upstream fixes only), and bootnum (the
-# series with benchmarks/kernel/number-tags-at-boot.patch: tags numbered at
-# boot instead of at link time, for the attribution rows only), and pretag
-# (a worktree of the fork just before its first per-tag control patch,
-# PRETAG_SUBJECT: what per-tag control costs a kernel with no tag flagged).
+# (a worktree of the fork at the head of posting A, the fixes: stock 7.3
+# with the upstream fixes only), bootnum (the series with
+# benchmarks/kernel/number-tags-at-boot.patch: tags numbered at boot
+# instead of at link time, for the attribution rows only), and pretag (a
+# worktree of the fork at the head of posting D, just before per-tag
+# control: what per-tag control costs a kernel with no tag flagged).
+# kernel/patches/series names the postings: a line "# posting X: TITLE"
+# before the first patch of each.
 FORK_SRC=${FORK_SRC:-$BUILD/fork}
 STOCK_SRC=${STOCK_SRC:-$BUILD/stock}
 FIXES_SRC=${FIXES_SRC:-$BUILD/fixes}
 BOOTNUM_SRC=${BOOTNUM_SRC:-$BUILD/bootnum}
 PRETAG_SRC=${PRETAG_SRC:-$BUILD/pretag}
-PRETAG_SUBJECT="alloc_tag: switch counting off per tag, by index,"
+FIXES_POSTING=A
+PRETAG_POSTING=D
 KSRC=${KSRC:-$FORK_SRC}
 
 # apt_private DIR: a private apt configuration in DIR (DIR/sources.list,
@@ -101,15 +104,27 @@ variant_tree() {
 	esac
 }
 
-# The commit after the series' leading Fixes: patches (pristine if none).
-fixes_commit() {
-	local c last=pristine
-	for c in $(git -C "$FORK_SRC" rev-list --reverse pristine..HEAD); do
-		git -C "$FORK_SRC" log -1 --format=%B "$c" | grep -q '^Fixes: ' || break
-		last=$c
-	done
-	git -C "$FORK_SRC" rev-parse "$last"
+# posting_end LETTER [SERIES]: how many patches of the series (default
+# kernel/patches/series) come up to the end of posting LETTER.
+posting_end() {
+	awk -v want="$1" '
+		/^# posting [A-Z]:/ { cur = substr($3, 1, 1); next }
+		/^#/ || /^[[:space:]]*$/ { next }
+		{ n++; if (cur == want) last = n }
+		END { if (!last) exit 1; print last }' "${2:-${SERIES_DIR:-$TOP/kernel/patches}/series}"
 }
+
+# posting_commit LETTER: the fork's commit at the head of posting LETTER.
+posting_commit() {
+	local n c
+	n=$(posting_end "$1") || die "kernel/patches/series has no posting $1"
+	c=$(git -C "$FORK_SRC" rev-list --reverse pristine..HEAD | sed -n "${n}p")
+	[ -n "$c" ] || die "the series in $FORK_SRC has fewer than $n patches (posting $1)"
+	echo "$c"
+}
+
+# The head of the fixes posting: stock 7.3 with the upstream fixes only.
+fixes_commit() { posting_commit "$FIXES_POSTING"; }
 
 # worktree_at DIR REV: DIR, a worktree of the fork's repository, checked
 # out at REV (made when missing; local changes are dropped).
@@ -131,14 +146,8 @@ fixes_tree() {
 	worktree_at "$FIXES_SRC" "$want"
 }
 
-# The parent of the series' first per-tag control patch (PRETAG_SUBJECT).
-pretag_commit() {
-	local c
-	c=$(git -C "$FORK_SRC" log --format=%H --fixed-strings --grep="$PRETAG_SUBJECT" \
-		pristine..HEAD | tail -1)
-	[ -n "$c" ] || die "no patch '$PRETAG_SUBJECT...' in the series in $FORK_SRC"
-	git -C "$FORK_SRC" rev-parse "$c^"
-}
+# The head of the posting before per-tag control.
+pretag_commit() { posting_commit "$PRETAG_POSTING"; }
 
 pretag_tree() {
 	local want

@@ -238,10 +238,10 @@ run_test "link-tags: the series carries scripts/link-tags/link-tags.c unchanged"
 # series: a series change that breaks it would stop make results.
 run_test "benchmarks/kernel/number-tags-at-boot.patch applies on the series" \
 	git -C "$FORK_SRC" apply --check "$TOP/benchmarks/kernel/number-tags-at-boot.patch"
-# ... and fork-flags-pretag's from the series cut before per-tag control
-# (in a subshell: lib.sh's die exits).
-pretag_found() ( pretag_commit )
-run_test "the series has its first per-tag control patch ($PRETAG_SUBJECT..)" pretag_found
+# ... and the attribution rows' trees from the heads of postings (in a
+# subshell: lib.sh's die exits).
+postings_found() ( fixes_commit >/dev/null && pretag_commit >/dev/null )
+run_test "kernel/patches/series names postings $FIXES_POSTING and $PRETAG_POSTING, in the series" postings_found
 
 # boot_tests NAME:VARIANT:FORM[:ARGS] [TEST...]: boot the x86_64 VARIANT
 # and run the guest tests (all, or those named), each result one of ours.
