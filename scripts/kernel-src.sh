@@ -25,8 +25,8 @@ unpack() {
 	(
 		cd "$FORK_SRC"
 		git init -q
-		git config user.name "Alloctag Fork"
-		git config user.email "alloctag-fork@example.org"
+		git config user.name "$TREE_NAME"
+		git config user.email "$TREE_EMAIL"
 		git config gc.auto 0
 		# Debian's .gitignore ignores the whole top level: add by force.
 		git add -f -A .

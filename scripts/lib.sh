@@ -36,6 +36,10 @@ FIXES_SRC=${FIXES_SRC:-$BUILD/fixes}
 BOOTNUM_SRC=${BOOTNUM_SRC:-$BUILD/bootnum}
 PRETAG_SRC=${PRETAG_SRC:-$BUILD/pretag}
 FIXES_POSTING=A
+# The identity of the fork tree's commits (git am's committer, and the
+# series' author): a placeholder, which make rfc replaces by the poster's.
+TREE_NAME="Alloctag Fork"
+TREE_EMAIL="alloctag-fork@example.org"
 PRETAG_POSTING=D
 KSRC=${KSRC:-$FORK_SRC}
 

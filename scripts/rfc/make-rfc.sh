@@ -23,8 +23,25 @@
 # RFC_VARIANT (default fork) is the guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
 # kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
 # nothing is checked out for it).
+#
+# The patches are written with the author and sign-off of whoever posts
+# them: RFC_AUTHOR="Name <address>", or else user.name and user.email from
+# git config.  Without one, nothing is written: the series' own commits
+# carry the kernel tree's placeholder identity, which certifies nothing.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+
+placeholder="$TREE_NAME <$TREE_EMAIL>"
+author=${RFC_AUTHOR:-}
+if [ -z "$author" ] && name=$(git -C "$TOP" config user.name) && email=$(git -C "$TOP" config user.email); then
+	author="$name <$email>"
+fi
+case $author in
+"" | "$placeholder" | *"<>"*) die "no author to post as: set RFC_AUTHOR=\"Name <address>\" or git config user.name and user.email (the sign-off certifies the DCO)" ;;
+*" <"*@*">") ;;
+*) die "RFC_AUTHOR='$author': not \"Name <address>\"" ;;
+esac
+log "posting as $author"
 
 out=$TOP/results/rfc
 res=$TOP/results
@@ -64,6 +81,12 @@ else
 	} >"$tmp/0000-cover-letter.patch"
 fi
 patches=$(cd "$tmp" && ls -1 | grep -v '^0000-cover-letter' | grep '\.patch$' || true)
+# From: and Signed-off-by: of the kernel tree's placeholder become the poster's
+for p in $patches 0000-cover-letter.patch; do
+	sed -i -e "s|^From: $placeholder\$|From: $author|" \
+		-e "s|^Signed-off-by: $placeholder\$|Signed-off-by: $author|" "$tmp/$p"
+	! grep -qF "$placeholder" "$tmp/$p" || die "$p still names $placeholder"
+done
 
 # checkpatch --strict on every patch.
 log "checkpatch --strict on $n patch(es)"
