@@ -36,9 +36,11 @@ check_eq "its blocks are offline" "offline " "$(state)"
 kill $fill 2>/dev/null || true
 wait $fill 2>/dev/null || true
 check "eject it" sh -c "echo 1 >$dimm/eject"
+# The eject removes the blocks one after another: wait for the last.
+left() { for b in $blocks; do [ ! -e $mem/$b ] || echo $b; done; }
 i=0
-while [ -e "$mem/$(echo $blocks | cut -d' ' -f1)" ] && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
-check_eq "its memory blocks are gone" "" "$(for b in $blocks; do [ ! -e $mem/$b ] || echo $b; done)"
+while [ -n "$(left)" ] && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
+check_eq "its memory blocks are gone" "" "$(left)"
 
 if [ -e /proc/allocinfo ]; then
 	ctl=/sys/kernel/debug/alloctest/ctl
