@@ -94,17 +94,19 @@ series_hash() {
 }
 
 # The source tree a variant builds from: "# tree:
-# stock|fixes|fork|bootnum|pretag" in its fragment.
+# stock|fixes|fork|bootnum|pretag|posting-X" in its fragment (posting-X:
+# the fork at the head of posting X, in $BUILD/posting-X).
 variant_tree() {
 	local t
-	t=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	t=$(sed -n 's/^# tree: *\([a-zA-Z-]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
 	case $t in
 	stock) echo "$STOCK_SRC" ;;
 	fixes) echo "$FIXES_SRC" ;;
 	fork) echo "$FORK_SRC" ;;
 	bootnum) echo "$BOOTNUM_SRC" ;;
 	pretag) echo "$PRETAG_SRC" ;;
-	*) die "kernel/configs/$1.config names no '# tree: stock|fixes|fork|bootnum|pretag'" ;;
+	posting-[A-Z]) echo "$BUILD/$t" ;;
+	*) die "kernel/configs/$1.config names no '# tree: stock|fixes|fork|bootnum|pretag|posting-X'" ;;
 	esac
 }
 
@@ -161,6 +163,15 @@ pretag_tree() {
 	worktree_at "$PRETAG_SRC" "$want"
 }
 
+# posting_tree X: the fork at the head of posting X, in $BUILD/posting-X.
+posting_tree() {
+	local want
+	want=$(posting_commit "$1")
+	[ "$(git -C "$BUILD/posting-$1" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
+	log "checking out the series up to posting $1 in $BUILD/posting-$1"
+	worktree_at "$BUILD/posting-$1" "$want"
+}
+
 # The series with a benchmark's own patch on top, in a worktree: rebuilt
 # when the series or the patch changes.
 bootnum_tree() {
@@ -181,13 +192,16 @@ bootnum_tree() {
 }
 
 # prepare_tree VARIANT: bring the worktree a variant builds from up to date
-# with the fork, for the trees made from it (fixes, bootnum, pretag); stock
-# and fork are kernel-src.sh's.
+# with the fork, for the trees made from it (fixes, bootnum, pretag,
+# posting-X); stock and fork are kernel-src.sh's.
 prepare_tree() {
-	case $(variant_tree "$1") in
+	local t
+	t=$(variant_tree "$1")
+	case $t in
 	"$FIXES_SRC") fixes_tree ;;
 	"$BOOTNUM_SRC") bootnum_tree ;;
 	"$PRETAG_SRC") pretag_tree ;;
+	"$BUILD"/posting-[A-Z]) posting_tree "${t##*/posting-}" ;;
 	esac
 }
 

@@ -1,21 +1,24 @@
 """Where the series' gain over stock 7.3 comes from: per form, stock 7.3,
-stock with only the series' upstream fixes (kernel tree "fixes": its
-leading patches with a Fixes: tag, none of which needs an index), the fork
-with its kernel tags numbered at boot instead of at link time (tree
-"bootnum"), and the fork, side by side.  Columns: instructions over the
-baseline on the page paths, instructions to /init, and what the row's
-kernel checks at build time.  results/README.md and the RFC's cover letter
-render the same cells."""
+then the series up to the head of each posting (kernel/patches/series)
+that changes a row's form: A, the upstream fixes (tree "fixes"); B, the
+page free paths; C, an unloaded module's lines; D, compact references
+(tree "pretag"); E, per-tag control (the fork).  Beside them the fork with
+its kernel tags numbered at boot instead of at link time (tree
+"bootnum").  Columns: instructions over the baseline on the page paths,
+instructions to /init, and what the row's kernel checks at build time.
+results/README.md and the RFC's cover letters render the same cells."""
 from . import data
 
-# Each row's part in its form's group, in the table's order: the fixes row
-# takes from stock what needs no index, the fork row the rest, and the
-# bootnum row shows what numbering at link time adds to that.
-ROLES = ("stock", "fixes", "bootnum", "fork")
-GROUPS = [{"stock": "stock-compressed", "fixes": "stock-fixes-compressed",
-           "bootnum": "fork-bootnum-flags", "fork": "fork-flags"},
-          {"stock": "stock-pointer", "fixes": "stock-fixes-pointer",
-           "fork": "fork-pointer"}]
+# Each row's part in its form's group, in the table's order: "stock", a
+# posting head (the series up to the end of that posting), "bootnum"
+# beside the fork, and "fork" (the whole series).
+ROLES = ("stock", "A", "B", "C", "D", "bootnum", "fork")
+GROUPS = [{"stock": "stock-compressed", "A": "stock-fixes-compressed",
+           "B": "posting-B-compressed", "C": "posting-C-compressed",
+           "D": "fork-flags-pretag", "bootnum": "fork-bootnum-flags",
+           "fork": "fork-flags"},
+          {"stock": "stock-pointer", "A": "stock-fixes-pointer",
+           "B": "posting-B-pointer", "fork": "fork-pointer"}]
 PAGE_COLUMNS = [("order 0, module site", data.MODULE_SITE),
                 ("order 0, kernel site", data.KERNEL_SITE),
                 ("order 1", ("page", "1", "hot")),
@@ -23,22 +26,28 @@ PAGE_COLUMNS = [("order 0, module site", data.MODULE_SITE),
 BOOT_MIB = "1024"
 # What each role's kernel checks at build time that the others find at boot
 # or not at all.
+LINK_TAGS = ("link-tags: every kernel tag numbered, no dynamic relocation "
+             "writes an index, and a warning with the counts when fewer "
+             "than 4096 of 65536 indices are left to modules; BUILD_BUG_ON: "
+             "the index field's place in page flags")
 BUILD_CHECKS = {
     "stock": "none: at boot, tags too many for the spare page-flag bits "
              "switch compressed profiling off",
-    "fixes": "as stock",
+    "A": "as stock", "B": "as stock", "C": "as stock",
+    "D": LINK_TAGS,
     "bootnum": "BUILD_BUG_ON: the index field's place in page flags; the "
                "count of tags only at boot",
-    "fork": "link-tags: the kernel's tags leave at least 4096 of 65536 "
-            "indices to modules, and no dynamic relocation writes an index; "
-            "BUILD_BUG_ON: the index field's place in page flags",
+    "fork": LINK_TAGS,
 }
+# The rows before compact references: measures of where the gain comes
+# from, not the fork, so no fork target judges them.
+BEFORE_INDEX = ("A", "B", "C")
 
 
 def fixes_rows():
-    """The rows of stock with only the upstream fixes: a measure of the
-    fork's gain, not the fork, so no fork target judges them."""
-    return {g["fixes"] for g in GROUPS if "fixes" in g}
+    """The rows of stock with postings that need no index: a measure of
+    the fork's gain, not the fork, so no fork target judges them."""
+    return {g[x] for g in GROUPS for x in BEFORE_INDEX if x in g}
 
 
 def groups(r):
@@ -109,7 +118,7 @@ def findings(r):
     out = []
     for g in groups(r):
         g = dict(g)
-        stock, fork, f = g["stock"], g["fork"], g.get("fixes")
+        stock, fork, f = g["stock"], g["fork"], g.get("A")
         base = r.matrix[stock].baseline
         v = {x: r.micro_icount(x, data.MODULE_SITE)
              for x in (base, stock, fork, f) if x}
@@ -135,7 +144,7 @@ def findings(r):
                     "link time is worth that much in speed." if slow else
                     "link time is not about speed. What it buys is the "
                     "check at build time: a kernel whose tags leave too "
-                    "few indices for modules fails to build, with the "
-                    "counts, instead of booting with compressed references "
-                    "switched off."))
+                    "few indices for modules says so, with the counts, "
+                    "when it is linked, instead of switching compressed "
+                    "references off when it boots."))
     return out

@@ -25,7 +25,7 @@ Kinds (the English of each is name() below):
             call sites (LIMIT 0: no more than VS)
   boot      every row with a peer reaches /init in no more instructions than
             its peer (icount), at every guest size; row "*".  The rows of
-            stock with only the upstream fixes (attribution.GROUPS' "fixes")
+            stock with postings that need no index (attribution.BEFORE_INDEX)
             are listed, not judged: they are not the fork, only a measure
             of where its gain comes from
 """
@@ -381,7 +381,7 @@ def judge_boot(r, t):
             x, y = int(a["init_ns"]), int(b["init_ns"])
             ev.append("%s vs %s %d GiB %+d (%+.2f%%)%s" % (
                 row, p, int(mem) // 1024, x - y, pct(x, y),
-                " (not judged: upstream fixes only)" if row in unjudged
+                " (not judged: postings before compact references)" if row in unjudged
                 else ""))
             if x > y and row not in unjudged:
                 bad.append("%s at %d GiB" % (row, int(mem) // 1024))

@@ -224,9 +224,12 @@ def readme(r, judged, plots):
         s.append(nm + "\n")
     if attribution.measured(r):
         s.append("## Where the gain over stock comes from\n")
-        s.append("Per form: stock 7.3, stock with only the series' upstream "
-                 "fixes (its leading patches with a `Fixes:` tag, kernel "
-                 "`stock-fixes-bench`; none of them needs an index), the "
+        s.append("Per form: stock 7.3, then the series up to the head of "
+                 "each posting that changes the form's paths (A, the "
+                 "upstream fixes; B, the page free paths; C, an unloaded "
+                 "module's lines; D, compact references; the fork adds E, "
+                 "per-tag control; `kernel/patches/series` names them), "
+                 "and beside the fork the "
                  "fork with the kernel's tags numbered by a loop at boot "
                  "instead of by `scripts/link-tags` (`fork-bench-bootnum`, "
                  "`benchmarks/kernel/number-tags-at-boot.patch`), and the "

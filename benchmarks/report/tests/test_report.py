@@ -257,13 +257,13 @@ class TargetsTest(Fixture):
         (v, ev), = self.verdicts(r, [Target("boot")])
         self.assertEqual(v, "not met: fork-b at 1 GiB, fork-b at 4 GiB")
         self.assertIn("fork-a vs stock-a 1 GiB -10 (-5.00%)", ev)
-        # A row of stock with only the upstream fixes is listed, not judged.
+        # A row of stock with postings that need no index is listed, not judged.
         with mock.patch.object(attribution, "GROUPS",
-                               [{"stock": "stock-a", "fixes": "fork-b"}]):
+                               [{"stock": "stock-a", "A": "fork-b"}]):
             (v, ev), = self.verdicts(r, [Target("boot")])
         self.assertEqual(v, "met")
         self.assertIn("fork-b vs stock-a 1 GiB +1 (+0.50%) (not judged: "
-                      "upstream fixes only)", ev)
+                      "postings before compact references)", ev)
 
     def test_skipped_rows_are_not_measured(self):
         r = self.results(rows=("off", "fork-a"))
@@ -287,12 +287,12 @@ class TargetsTest(Fixture):
 class AttributionTest(Fixture):
     def test_cells(self):
         r = self.results()
-        groups = [{"stock": "stock-a", "fixes": "fork-b", "fork": "fork-a"},
+        groups = [{"stock": "stock-a", "A": "fork-b", "fork": "fork-a"},
                   {"stock": "stock-a", "fork": "absent"}]
         with mock.patch.object(attribution, "GROUPS", groups), \
                 mock.patch.dict(attribution.BUILD_CHECKS, {"fork": "link"}):
             self.assertEqual(attribution.groups(r), [
-                [("stock", "stock-a"), ("fixes", "fork-b"),
+                [("stock", "stock-a"), ("A", "fork-b"),
                  ("fork", "fork-a")]])
             self.assertTrue(attribution.measured(r))
             cells = attribution.cells(r)
@@ -311,7 +311,7 @@ class AttributionTest(Fixture):
 
     def test_not_measured(self):
         r = self.results(rows=("off", "stock-a", "fork-a"))
-        groups = [{"stock": "stock-a", "fixes": "fork-b", "fork": "fork-a"}]
+        groups = [{"stock": "stock-a", "A": "fork-b", "fork": "fork-a"}]
         with mock.patch.object(attribution, "GROUPS", groups):
             self.assertFalse(attribution.measured(r))
 
@@ -333,7 +333,7 @@ class AttributionTest(Fixture):
 
             def boot_icount(self, row, mem):
                 return {"init_ns": str(init[row])} if row in init else None
-        groups = [{"stock": "s", "fixes": "f", "bootnum": "b", "fork": "k"}]
+        groups = [{"stock": "s", "A": "f", "bootnum": "b", "fork": "k"}]
         with mock.patch.object(attribution, "GROUPS", groups):
             got = attribution.findings(R())
         self.assertEqual(len(got), 2)
