@@ -237,6 +237,10 @@ cross_prefix() {
 		command -v i686-linux-gnu-gcc >/dev/null ||
 			die "no i686-linux-gnu-gcc: install gcc-i686-linux-gnu (scripts/deps.sh cross)"
 		echo i686-linux-gnu- ;;
+	s390x)
+		command -v s390x-linux-gnu-gcc >/dev/null ||
+			die "no s390x-linux-gnu-gcc: install gcc-s390x-linux-gnu (scripts/deps.sh cross)"
+		echo s390x-linux-gnu- ;;
 	*) die "unknown architecture '$1'" ;;
 	esac
 }

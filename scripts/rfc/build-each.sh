@@ -1,112 +1,102 @@
 #!/bin/bash
-# Check that every patch of the series builds on its own: in a separate git
-# worktree of the kernel tree ($BUILD/rfc-tree, so $KSRC's own checkout is
-# never touched), check out pristine and then each commit of
-# pristine..HEAD in turn, and build the guest config (tinyconfig + the
-# fragments of RFC_VARIANT.config, as build-kernel.sh, configured and
-# checked at the series head) in $BUILD/rfc-out incrementally after each.
+# Check that every patch of the series builds on its own, on x86_64 with
+# allocation profiling, its debug option and KUnit tests (configs/x86_64.config):
+# in the worktree $BUILD/rfc-tree, check out pristine and then each commit
+# of pristine..HEAD in turn, and build everything incrementally in
+# $BUILD/rfc-out.  Then rebuild the C files the patch touches with W=1: a
+# W=1 warning on a line the patch adds fails the patch (warnings on lines
+# it leaves alone are 7.3's, and listed only in the log).
 #
-# Prints one line per commit ("ok"/"FAILED", seconds, subject) and a
-# closing "build-each: N of M patches build" line; exit status 1 when one
-# fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).
+# Prints one line per commit ("ok"/"FAILED", seconds, number, subject) and
+# a closing "build-each: N of M patches build" line; exit status 1 when one
+# fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).  A patch
+# built before on the same sources is not built again (rfc_key in lib.sh):
+# its line, timing included, is the earlier run's.
 # Usage: scripts/rfc/build-each.sh   (RFC_HEAD=REF: pristine..REF instead
-# of pristine..HEAD; RFC_VARIANT=fork: the variant fragment; RFC_FROM=N:
-# build patches N and on only, on patch N-1 as the base: for a series that
-# grew at its end since a full run, whose output goes before this one's)
+# of pristine..HEAD)
 set -eu
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-variant=${RFC_VARIANT:-fork}
 tree=$BUILD/rfc-tree
 bout=$BUILD/rfc-out
-frag=$TOP/kernel/configs/$variant.config
-[ -f "$frag" ] || die "no $frag"
-git -C "$KSRC" rev-parse -q --verify pristine >/dev/null || die "$KSRC has no 'pristine' tag"
 head=$(git -C "$KSRC" rev-parse "${RFC_HEAD:-HEAD}^{commit}") || die "no commit '${RFC_HEAD:-HEAD}'"
 commits=$(git -C "$KSRC" rev-list --reverse "pristine..$head")
 total=$(echo "$commits" | sed '/^$/d' | wc -l)
-from=${RFC_FROM:-1}
-case $from in
-[1-9]|[1-9][0-9]|[1-9][0-9][0-9]) [ "$from" -le "$total" ] ||
-	die "RFC_FROM=$from: the series has $total patch(es)" ;;
-*) die "RFC_FROM=$from: not a patch number" ;;
-esac
-base=pristine base_what="pristine (the base the series applies to)"
-if [ "$from" -gt 1 ]; then
-	base=$(echo "$commits" | sed -n "$((from - 1))p")
-	base_what="patch $((from - 1)), $(git -C "$KSRC" log -1 --format=%s "$base")"
-fi
-
-if [ ! -e "$tree/.git" ]; then
-	git -C "$KSRC" worktree prune
-	log "creating worktree $tree at pristine"
-	git -C "$KSRC" worktree add -q --detach "$tree" pristine ||
-		die "git worktree add $tree failed"
-fi
-git -C "$tree" diff --quiet HEAD && git -C "$tree" diff --cached --quiet HEAD ||
-	die "$tree has local changes; remove it ('git -C $KSRC worktree remove --force $tree')"
-
-kbuild_env "$KSRC" pristine ""
+rfc_worktree "$tree"
 mkdir -p "$bout"
-# Nothing from this repository: the series builds and runs its own
-# scripts/link-tags.
-makeargs=(CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
-kmake() { make -s -C "$tree" O="$bout" "${makeargs[@]}" "$@"; }
 
-# build LABEL: configure and build; prints the result line.  Each commit
-# starts from the config made at the series head (config.head) and
-# olddefconfig fits it to that commit's Kconfig: an option an earlier
-# commit lacks (one the series adds) is dropped for that build only, and
-# comes back with the commit that adds it.
+# added_lines COMMIT FILE: the line numbers COMMIT adds to FILE, one a line.
+added_lines() {
+	git -C "$tree" diff -U0 "$1^" "$1" -- "$2" |
+		sed -n 's/^@@ -[0-9,]* +\([0-9]*\)\(,\([0-9]*\)\)\? @@.*/\1 \3/p' |
+		awk '{ n = ($2 == "") ? 1 : $2; for (i = 0; i < n; i++) print $1 + i }'
+}
+
+# w1 COMMIT LABEL: rebuild COMMIT's C files that the config builds with W=1
+# (errors not forced, so that every warning is seen) and count the warnings
+# on lines COMMIT adds, in any file it touches.  Prints the count.
+w1() {
+	local c=$1 logf=$bout/w1-$2.log objs=() f n=0 file line
+	for f in $(git -C "$tree" diff-tree --no-commit-id --name-only -r "$c" | grep '\.c$'); do
+		[ -f "$bout/${f%.c}.o" ] && objs+=("${f%.c}.o")
+	done
+	: >"$logf"
+	if [ ${#objs[@]} -gt 0 ]; then
+		make -s -C "$tree" O="$bout" "${rfc_margs[@]}" W=1 KCFLAGS=-Wno-error \
+			"${objs[@]}" >"$logf" 2>&1 || { echo fail; return; }
+	fi
+	while IFS=: read -r file line _; do
+		file=${file#"$tree"/}
+		file=${file#../}
+		added_lines "$c" "$file" | grep -qx "$line" && n=$((n + 1))
+	done < <(grep -E '^[^ :]+:[0-9]+:[0-9]+: warning:' "$logf" || true)
+	echo "$n"
+}
+
 ok=0
 build() {
-	local label=$1 subject=$2 t0 rc=0 logf
+	local c=$1 label=$2 subject=$3 t0 logf w key parent=$1
+	[ "$label" = base ] || parent=$c^
+	key=$(rfc_key "$bout" "$c" "$parent")
+	rfc_done "$bout" "$key" && return 0
 	logf=$bout/build-$label.log
 	t0=$(date +%s)
 	log "building $label: $subject"
-	{
-		cp "$bout/config.head" "$bout/.config" &&
-			kmake olddefconfig && kmake bzImage modules
-	} >"$logf" 2>&1 || rc=$?
-	if [ $rc = 0 ]; then
-		printf 'ok      %4ss  %s  %s\n' "$(( $(date +%s) - t0 ))" "$label" "$subject"
-		return 0
+	git -C "$tree" checkout -q --detach "$c"
+	if ! rfc_build "$tree" "$bout" "$logf"; then
+		tail -20 "$logf" >&2
+		printf 'FAILED  %4ss  %s  %s (log: %s)\n' "$(( $(date +%s) - t0 ))" "$label" "$subject" "$logf"
+		return 1
 	fi
-	tail -20 "$logf" >&2
-	printf 'FAILED  %4ss  %s  %s (log: %s)\n' "$(( $(date +%s) - t0 ))" "$label" "$subject" "$logf"
-	return 1
+	w=0
+	[ "$label" = base ] || w=$(w1 "$c" "$label")
+	if [ "$w" != 0 ]; then
+		grep -E 'warning:' "$bout/w1-$label.log" | head -20 >&2
+		printf 'FAILED  %4ss  %s  %s (W=1: %s warning(s) on added lines: %s)\n' \
+			"$(( $(date +%s) - t0 ))" "$label" "$subject" "$w" "$bout/w1-$label.log"
+		return 1
+	fi
+	rfc_keep "$bout" "$key" "$(printf 'ok      %4ss  %s  %s' "$(( $(date +%s) - t0 ))" "$label" "$subject")"
 }
 
-# Configure at the series head, where every option the fragments ask for
-# must exist and survive Kconfig (pristine lacks the ones the series adds;
-# olddefconfig drops those there, as it always did).
-fl=$(variant_fragments "$variant")
-mapfile -t frags <<<"$fl"
+# Configure at the series head, where every option the fragment asks for
+# must exist and survive Kconfig.
 git -C "$tree" checkout -q --detach "$head"
-log "configuring tinyconfig + ${frags[*]##*/} at ${head:0:12} in $bout"
-kconfig_assemble "$variant" "$tree" "$bout" "${makeargs[@]}" -- "${frags[@]}" >/dev/null
-cp "$bout/.config" "$bout/config.head"
-git -C "$tree" checkout -q --detach "$base"
-
-echo "# build-each: guest config ($variant), $(kmake kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)${RFC_FROM:+, from patch $from}"
+log "configuring x86_64 tinyconfig + configs/x86_64.config at ${head:0:12} in $bout"
+rfc_config x86_64 "$tree" "$bout"
+echo "# build-each: x86_64 tinyconfig + scripts/rfc/configs/x86_64.config, W=1 on the C files each patch touches, $(make -s -C "$tree" kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
 fail=0
 base_ok=ok
-build base "$base_what" || { base_ok=FAILED; fail=1; }
+build pristine base "pristine (the base the series applies to)" || { base_ok=FAILED; fail=1; }
 i=0
 for c in $commits; do
 	i=$((i + 1))
-	[ "$i" -ge "$from" ] || continue
-	git -C "$tree" checkout -q --detach "$c"
-	if build "$(printf '%04d' "$i")" "$(git -C "$tree" log -1 --format=%s "$c")"; then
+	if build "$c" "$(printf '%04d' "$i")" "$(git -C "$KSRC" log -1 --format=%s "$c")"; then
 		ok=$((ok + 1))
 	else
 		fail=1
 	fi
 done
 git -C "$tree" checkout -q --detach pristine
-if [ "$from" = 1 ]; then
-	echo "build-each: base $base_ok; $ok of $total patches build on their own"
-else
-	echo "build-each: base $base_ok; patches $from to $total: $ok of $((total - from + 1)) patches build on their own"
-fi
+echo "build-each: base $base_ok; $ok of $total patches build on their own"
 exit $fail

@@ -1,28 +1,23 @@
 #!/bin/bash
-# 'make rfc': write the RFC posting of the series into results/rfc/:
+# 'make rfc': write each posting of the series (kernel/patches/series, a
+# "# posting X: TITLE" line before its first patch) into results/rfc/X/:
 #
-#   0000-cover-letter.patch
-#                        git format-patch --cover-letter pristine..HEAD of the
-#                        kernel tree; the cover letter is filled in from
-#                        results/ (see scripts/rfc/cover-letter.py)
-#   checkpatch.txt       scripts/checkpatch.pl --strict on every patch
-#   get_maintainer.txt   scripts/get_maintainer.pl on the series
-#   build-each.txt       scripts/rfc/build-each.sh: each patch builds alone
+#   0000-cover-letter.patch  scripts/rfc/letters/X.txt filled in from
+#                            results/ and the checks below (cover-letter.py)
+#   NNNN-*.patch             the posting's patches, numbered from 1
+#   checkpatch.txt           scripts/checkpatch.pl --strict on each patch
+#   get_maintainer.txt       scripts/get_maintainer.pl on the posting
+#   build-each.txt           each patch built alone (build-each.sh)
+#   heads.txt                the posting's last patch built on every other
+#                            configuration (heads.sh)
 #
-# An empty series is not an error: the cover letter then says so in its
-# subject and first paragraph, and this script ends with a warning.  A patch
-# that checkpatch complains about or that does not build on its own makes
-# the script fail (after writing everything, so the reasons are on disk).
+# A cover letter longer than 200 lines, a checkpatch complaint or a build
+# that fails makes the script fail, after everything is written, so that
+# the reasons are on disk.
 #
-# Environment: RFC_BUILD=0 skips build-each.sh (the cover letter then says
-# the per-patch builds were not checked); RFC_BUILD_EACH=FILE takes
-# build-each.sh's output from FILE, run earlier on the same series head
-# (or a full run on an earlier head followed by an RFC_FROM run on this one,
-# the series having only grown at its end: the patches before are the same
-# commits, which make-rfc checks);
-# RFC_VARIANT (default fork) is the guest config build-each.sh builds; RFC_HEAD=REF posts pristine..REF of the
-# kernel tree instead of pristine..HEAD (e.g. a branch not yet exported;
-# nothing is checked out for it).
+# Environment: RFC_BUILD_EACH=FILE and RFC_HEADS=FILE take build-each.sh's
+# and heads.sh's output from a run on the same series head instead of
+# building again.
 #
 # The patches are written with the author and sign-off of whoever posts
 # them: RFC_AUTHOR="Name <address>", or else user.name and user.email from
@@ -44,112 +39,87 @@ esac
 log "posting as $author"
 
 out=$TOP/results/rfc
-res=$TOP/results
-# The kernel tree as the pipeline leaves it (a no-op when it is current).
 "$TOP/scripts/kernel-src.sh"
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no $KSRC/scripts/checkpatch.pl"
 # checkpatch runs spdxcheck.py with "python3": use Debian's, which has ply.
 export PATH=/usr/bin:$PATH
-git -C "$KSRC" rev-parse -q --verify pristine >/dev/null || die "$KSRC has no 'pristine' tag"
-rhead=${RFC_HEAD:-HEAD}
-git -C "$KSRC" rev-parse -q --verify "$rhead^{commit}" >/dev/null || die "no commit '$rhead' in $KSRC"
-n=$(git -C "$KSRC" rev-list --count "pristine..$rhead")
-kver=$(make -s -C "$KSRC" kernelversion)
-debver=$(cat "$KSRC/.git/alloctag-debian-version")
-project_commit=$(git -C "$TOP" rev-parse --short=12 HEAD)
-git -C "$TOP" diff --quiet HEAD -- scripts/rfc kernel/patches kernel/configs ||
-	project_commit="$project_commit-dirty"
-today=$(date -u +%Y-%m-%d)
+head=$(git -C "$KSRC" rev-parse HEAD)
+mapfile -t commits < <(git -C "$KSRC" rev-list --reverse pristine..HEAD)
+postings=$(sed -n 's/^# posting \([A-Z]\):.*/\1/p' "$TOP/kernel/patches/series")
+[ -n "$postings" ] || die "kernel/patches/series names no posting"
+export RFC_KVER RFC_DEBVER RFC_SERIES=$KSERIES
+RFC_KVER=$(make -s -C "$KSRC" kernelversion)
+RFC_DEBVER=$(cat "$KSRC/.git/alloctag-debian-version")
 
 tmp=$(mktemp -d "$BUILD/.rfc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-log "series: $n patch(es) on top of pristine ($KPKG $debver)"
-if [ "$n" -gt 0 ]; then
-	git -C "$KSRC" format-patch -q --cover-letter --subject-prefix="RFC PATCH" \
-		--no-signature --zero-commit -o "$tmp" "pristine..$rhead"
-else
-	# format-patch writes nothing for an empty range: start the cover
-	# letter from the same header it would write.
-	{
-		echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
-		echo "From: $(git -C "$KSRC" config user.name) <$(git -C "$KSRC" config user.email)>"
-		echo "Date: $(date -u -R)"
-		echo "Subject: [RFC PATCH 0/0] *** SUBJECT HERE ***"
-		echo
-		echo "*** BLURB HERE ***"
-		echo
-	} >"$tmp/0000-cover-letter.patch"
-fi
-patches=$(cd "$tmp" && ls -1 | grep -v '^0000-cover-letter' | grep '\.patch$' || true)
-# From: and Signed-off-by: of the kernel tree's placeholder become the poster's
-for p in $patches 0000-cover-letter.patch; do
-	sed -i -e "s|^From: $placeholder\$|From: $author|" \
-		-e "s|^Signed-off-by: $placeholder\$|Signed-off-by: $author|" "$tmp/$p"
-	! grep -qF "$placeholder" "$tmp/$p" || die "$p still names $placeholder"
-done
 
-# checkpatch --strict on every patch.
-log "checkpatch --strict on $n patch(es)"
-cpfail=0
-{
-	echo "# scripts/checkpatch.pl --strict, $kver, $today, project commit $project_commit"
-	for p in $patches; do
-		echo "== $p"
-		"$KSRC/scripts/checkpatch.pl" --strict --ignore "$CHECKPATCH_IGNORE" --root="$KSRC" \
-			--showfile "$tmp/$p" || true
-	done
-	[ -n "$patches" ] || echo "(no patches)"
-} 2>&1 | sed "s|$tmp/||g" >"$tmp/checkpatch.txt" || true
-# Clean means one "total: 0 errors, 0 warnings, 0 checks" line per patch.
-[ "$(grep -c '^total: 0 errors, 0 warnings, 0 checks,' "$tmp/checkpatch.txt")" = "$n" ] || cpfail=1
-
-# get_maintainer on the whole series.
-log "get_maintainer.pl on the series"
-if [ -n "$patches" ]; then
-	(cd "$KSRC" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
-		--no-rolestats $(for p in $patches; do echo "$tmp/$p"; done)) \
-		>"$tmp/get_maintainer.txt" 2>"$tmp/get_maintainer.err" ||
-		{ cat "$tmp/get_maintainer.err" >&2; die "get_maintainer.pl failed"; }
-else
-	echo "(no patches)" >"$tmp/get_maintainer.txt"
-fi
-
-# Each patch builds on its own.
-bfail=0
-if [ -n "${RFC_BUILD_EACH:-}" ]; then
-	# A build-each.sh output of this very series head, taken earlier.
-	grep -q "series head $(git -C "$KSRC" rev-parse --short=12 "$rhead")," "$RFC_BUILD_EACH" ||
-		die "$RFC_BUILD_EACH: not build-each.sh's output for $rhead"
-	cp "$RFC_BUILD_EACH" "$tmp/build-each.txt"
-	grep -q '^FAILED' "$tmp/build-each.txt" && bfail=1
-	grep -q '^build-each: base .* patches build on their own$' "$tmp/build-each.txt" ||
-		die "$RFC_BUILD_EACH: incomplete"
-	# A run from patch N: each earlier run's series must share the
-	# patches before N with this one, commit for commit.
-	from=$(sed -n 's/^# build-each: .*, from patch \([0-9]*\)$/\1/p' "$tmp/build-each.txt" | tail -1)
-	if [ -n "$from" ]; then
-		mine=$(git -C "$KSRC" rev-list --reverse "pristine..$rhead" | head -n $((from - 1)))
-		for h in $(sed -n 's/^# build-each: .*, series head \([0-9a-f]*\),.*/\1/p' "$tmp/build-each.txt" | sed '$d'); do
-			[ "$(git -C "$KSRC" rev-list --reverse "pristine..$h" 2>/dev/null | head -n $((from - 1)))" = "$mine" ] ||
-				die "$RFC_BUILD_EACH: the run at series head $h does not share patches 1 to $((from - 1)) with $rhead"
-		done
+# check NAME SCRIPT ENVVAR: the output of a build check, run now or taken
+# from the file ENVVAR names (which must be of this series head).
+check() {
+	local f=${!3:-}
+	if [ -n "$f" ]; then
+		grep -q "series head ${head:0:12}," "$f" || die "$f: not $1's output for ${head:0:12}"
+		tail -1 "$f" | grep -q "^$1: " || die "$f: incomplete"
+		cp "$f" "$tmp/$1.txt"
+	else
+		log "$1: building (see scripts/rfc/$2)"
+		"$TOP/scripts/rfc/$2" >"$tmp/$1.txt" || true
 	fi
-elif [ "${RFC_BUILD:-1}" != 0 ]; then
-	RFC_HEAD=$rhead "$TOP/scripts/rfc/build-each.sh" >"$tmp/build-each.txt" || bfail=1
-else
-	echo "not checked (RFC_BUILD=0)" >"$tmp/build-each.txt"
-fi
+}
+check build-each build-each.sh RFC_BUILD_EACH
+check heads heads.sh RFC_HEADS
 
-RFC_N=$n RFC_KVER=$kver RFC_DEBVER=$debver RFC_SERIES=$KSERIES \
-RFC_COMMIT=$project_commit RFC_DATE=$today \
-RFC_SOURCE=$(git -C "$KSRC" rev-parse --short=12 "$rhead") \
-	python3 "$TOP/scripts/rfc/cover-letter.py" "$res" "$tmp" ||
-	die "could not fill in the cover letter"
+fail=0
+first=1
+for p in $postings; do
+	last=$(posting_end "$p")
+	d=$tmp/out/$p
+	mkdir -p "$d"
+	base=pristine
+	[ "$first" = 1 ] || base=${commits[first - 2]}
+	prefix="RFC PATCH"
+	[ "$p" != "$FIXES_POSTING" ] || prefix=PATCH
+	log "posting $p: patches $first to $last"
+	git -C "$KSRC" format-patch -q --cover-letter --subject-prefix="$prefix" \
+		--no-signature --zero-commit -o "$d" "$base..${commits[last - 1]}"
+	for f in "$d"/*.patch; do
+		sed -i -e "s|^From: $placeholder\$|From: $author|" \
+			-e "s|^Signed-off-by: $placeholder\$|Signed-off-by: $author|" "$f"
+		! grep -qF "$placeholder" "$f" || die "${f##*/} still names $placeholder"
+	done
+	patches=$(cd "$d" && ls -1 [0-9]*.patch | grep -v '^0000-')
+	{
+		echo "# scripts/checkpatch.pl --strict, $RFC_KVER, posting $p"
+		for f in $patches; do
+			echo "== $f"
+			"$KSRC/scripts/checkpatch.pl" --strict --ignore "$CHECKPATCH_IGNORE" \
+				--root="$KSRC" --showfile "$d/$f" 2>&1 | sed "s|$d/||g" || true
+		done
+	} >"$d/checkpatch.txt"
+	[ "$(grep -c '^total: 0 errors, 0 warnings, 0 checks,' "$d/checkpatch.txt")" = "$((last - first + 1))" ] ||
+		{ log "posting $p: checkpatch --strict is not clean"; fail=1; }
+	(cd "$KSRC" && ./scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats \
+		$(for f in $patches; do echo "$d/$f"; done)) >"$d/get_maintainer.txt" ||
+		die "get_maintainer.pl failed on posting $p"
+	# The check outputs, cut to this posting's patches and head.
+	awk -v a="$first" -v b="$last" '/^#/ || ($3 ~ /^[0-9]+$/ && $3 + 0 >= a && $3 + 0 <= b)' \
+		"$tmp/build-each.txt" >"$d/build-each.txt"
+	awk -v p="$p" '/^#/ || $3 == p' "$tmp/heads.txt" >"$d/heads.txt"
+	! grep -q '^FAILED' "$d/build-each.txt" "$d/heads.txt" ||
+		{ log "posting $p: a build failed (see its build-each.txt, heads.txt)"; fail=1; }
+	python3 "$TOP/scripts/rfc/cover-letter.py" "$TOP/results" "$TOP/scripts/rfc/letters/$p.txt" \
+		"$d/0000-cover-letter.patch" "$d" "$p" "$first" "$last" ||
+		die "posting $p: could not fill in the cover letter"
+	n=$(wc -l <"$d/0000-cover-letter.patch")
+	[ "$n" -le 200 ] || { log "posting $p: the cover letter has $n lines, over 200"; fail=1; }
+	first=$((last + 1))
+done
+[ "$((first - 1))" = "${#commits[@]}" ] ||
+	die "the postings hold $((first - 1)) patches, the series ${#commits[@]}"
 
-rm -rf "$out" && mkdir -p "$out"
-# The patches themselves are kernel/patches/: only the cover letter here.
-cp "$tmp"/0000-cover-letter.patch "$tmp"/checkpatch.txt "$tmp"/get_maintainer.txt "$tmp"/build-each.txt "$out"/
-log "wrote $out: $(ls "$out" | wc -l) file(s)"
-[ "$cpfail" = 0 ] || die "checkpatch --strict is not clean: see $out/checkpatch.txt"
-[ "$bfail" = 0 ] || die "a patch does not build on its own: see $out/build-each.txt"
-[ "$n" -gt 0 ] || log "warning: the series is empty: $out holds a cover letter only"
+rm -rf "$out"
+mkdir -p "$(dirname "$out")"
+mv "$tmp/out" "$out"
+log "wrote $out: postings $(echo $postings | tr -d ' ')"
+[ "$fail" = 0 ] || die "not ready to post: see the messages above"
