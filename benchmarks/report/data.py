@@ -167,13 +167,28 @@ class Results:
         return list(dict.fromkeys((r["bench"], r["arg"], r["kind"])
                                   for r in self.micro))
 
+    # The rule that combines a row's repeats (REPEAT_RULE says it in the
+    # report): the median of the repeats of icount run 1, which run 2
+    # repeats exactly (Determinism); min and max give their spread.
+    REPEAT_RULE = ("the median of the repeats in one boot (icount run 1), "
+                   "with their spread, max minus min")
+
+    def micro_reps(self, row, key):
+        """Instructions per op of each repeat of run icount-1."""
+        return [float(r["ns_per_op"]) for r in self.micro
+                if (r["row"], r["run"]) == (row, "icount-1") and
+                (r["bench"], r["arg"], r["kind"]) == key]
+
     def micro_icount(self, row, key):
-        """Instructions per op of run icount-1, repeat 1, or None."""
-        for r in self.micro:
-            if (r["row"], r["run"], r["rep"]) == (row, "icount-1", "1") and \
-                    (r["bench"], r["arg"], r["kind"]) == key:
-                return float(r["ns_per_op"])
-        return None
+        """Instructions per op: the median of run icount-1's repeats, or
+        None."""
+        v = self.micro_reps(row, key)
+        return statistics.median(v) if v else None
+
+    def micro_spread(self, row, key):
+        """Max minus min of run icount-1's repeats, or None."""
+        v = self.micro_reps(row, key)
+        return max(v) - min(v) if v else None
 
     def micro_wall(self, row, key):
         """(median, min, max, repeats) of the plain-TCG ns per op, or None."""

@@ -199,6 +199,21 @@ def absent(r, *rows):
     return None
 
 
+def noise(r, key, *rows):
+    """How far a difference between rows can move with the repeats: the
+    sum of their spreads (data.Results.micro_spread)."""
+    return sum(r.micro_spread(x, key) or 0.0 for x in rows)
+
+
+def verdict(margin, spread):
+    """"met" or "not met" by margin (how far under the limit the figure
+    is, negative over it), "within noise" when the repeats' spread is
+    larger than the margin either way."""
+    if abs(margin) < spread:
+        return "within noise"
+    return "met" if margin >= 0 else "not met"
+
+
 def judge_share(r, t):
     p, o, key = peer(r, t), base(r, t), data.SITES[t.site]
     a = absent(r, t.row, p, o)
@@ -207,9 +222,8 @@ def judge_share(r, t):
     b, v, q = [r.micro_icount(x, key) for x in (o, t.row, p)]
     if None in (b, v, q):
         return "not measured", "no %s call site figure" % t.site
-    f = Fraction(t.limit)
-    ok = (v - b) * f.denominator <= (q - b) * f.numerator
-    return ("met" if ok else "not met",
+    f = float(Fraction(t.limit))
+    return (verdict((q - b) * f - (v - b), noise(r, key, o, t.row, p)),
             "+%.1f vs +%.1f over %.1f (%s vs %s)" % (
                 v - b, q - b, b, fmt_pct(pct(v, b)), fmt_pct(pct(q, b))))
 
@@ -222,8 +236,7 @@ def judge_within(r, t):
     b, v = r.micro_icount(o, key), r.micro_icount(t.row, key)
     if None in (b, v):
         return "not measured", "no %s call site figure" % t.site
-    ok = (v - b) * 100 <= b * float(t.limit)
-    return ("met" if ok else "not met",
+    return (verdict(b * float(t.limit) / 100 - (v - b), noise(r, key, o, t.row)),
             "+%.1f over %.1f (%s)" % (v - b, b, fmt_pct(pct(v, b))))
 
 
@@ -232,14 +245,15 @@ def judge_delta(r, t):
     a = absent(r, t.row, p)
     if a:
         return "not measured", a
-    ev, ok = [], True
+    ev, got = [], set()
     for site, key in sorted(data.SITES.items()):
         v, q = r.micro_icount(t.row, key), r.micro_icount(p, key)
         if None in (v, q):
             return "not measured", "no %s call site figure" % site
         ev.append("%s site %+.1f (%.1f vs %.1f)" % (site, v - q, v, q))
-        ok = ok and v - q <= float(t.limit)
-    return "met" if ok else "not met", "; ".join(ev)
+        got.add(verdict(float(t.limit) - (v - q), noise(r, key, t.row, p)))
+    return next(x for x in ("not met", "within noise", "met") if x in got), \
+        "; ".join(ev)
 
 
 def page_rows(r, t, rows):
@@ -257,16 +271,20 @@ def page_rows(r, t, rows):
         if None in v:
             missing.append(bench_label(*k))
         else:
-            out.append((bench_label(*k), v[0], v[1:]))
+            out.append((bench_label(*k), v[0], v[1:], k))
     if not out:
         return None, "no page row figure", missing
     return out, None, missing
 
 
-def pages_verdict(bad, missing):
-    """Every page row must be measured and within the limit to be met."""
+def pages_verdict(bad, missing, noisy=()):
+    """Every page row must be measured and within the limit to be met; a
+    row whose margin is inside its repeats' spread makes it "within
+    noise" unless another row fails."""
     if bad:
         return "not met: " + "; ".join(bad)
+    if noisy:
+        return "within noise: " + "; ".join(noisy)
     if missing:
         return "not measured: " + "; ".join(missing) + " (met on the rest)"
     return "met"
@@ -276,24 +294,26 @@ def judge_pages_within(r, t):
     figs, why, missing = page_rows(r, t, (t.row,))
     if figs is None:
         return "not measured", why
-    ev, bad = [], []
-    for label, b, (v,) in figs:
+    ev, bad, noisy = [], [], []
+    for label, b, (v,), k in figs:
         ev.append("%s %s" % (label, fmt_pct(pct(v, b))))
-        if (v - b) * 100 > b * float(t.limit):
-            bad.append(label)
-    return pages_verdict(bad, missing), "; ".join(ev)
+        got = verdict(b * float(t.limit) / 100 - (v - b),
+                      noise(r, k, base(r, t), t.row))
+        {"not met": bad, "within noise": noisy}.get(got, []).append(label)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev)
 
 
 def judge_pages_share(r, t):
     figs, why, missing = page_rows(r, t, (t.row, peer(r, t)))
     if figs is None:
         return "not measured", why
-    f, ev, bad = Fraction(t.limit), [], []
-    for label, b, (v, q) in figs:
+    f, ev, bad, noisy = float(Fraction(t.limit)), [], [], []
+    for label, b, (v, q), k in figs:
         ev.append("%s +%.1f vs +%.1f" % (label, v - b, q - b))
-        if (v - b) * f.denominator > (q - b) * f.numerator:
-            bad.append(label)
-    return pages_verdict(bad, missing), "; ".join(ev)
+        got = verdict((q - b) * f - (v - b),
+                      noise(r, k, base(r, t), t.row, peer(r, t)))
+        {"not met": bad, "within noise": noisy}.get(got, []).append(label)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev)
 
 
 def judge_slab(r, t):

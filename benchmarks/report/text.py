@@ -248,15 +248,20 @@ def readme(r, judged, plots):
     s.append("`allocbench` module, 1 GiB guest. One op = one allocation "
              "plus its free; `batch` allocates %s objects, then frees "
              "them; bulk is per page. Under `-icount shift=0` guest ns "
-             "equal instructions.\n" % "256")
+             "equal instructions. Each figure is %s; every target over "
+             "these figures reads \"within noise\" when its margin, met "
+             "or not, is smaller than the sum of the spreads of the rows "
+             "it compares.\n" % ("256", r.REPEAT_RULE))
     s.append(md(tables.micro_icount(r)) + "\n")
     if "overhead" in plots:
         s.append("![overhead](overhead.svg)\n")
-    s.append("Neither stock's compressed form nor the series touches the "
-             "slab paths: `kmalloc` and `kmem_cache` objects keep pointer "
-             "references in `slabobj_ext` in every form, so their rows "
-             "differ between forms only by the loop's amortised overhead "
-             "(a fraction of an instruction per op).\n")
+    s.append("`kmalloc` and `kmem_cache` objects keep pointer references "
+             "in `slabobj_ext` in every form, stock's and the fork's: the "
+             "series changes the slab hooks' code (posting E keeps their "
+             "common paths free of calls), not what an object stores. So "
+             "the slab rows differ between stock and the fork by the "
+             "hooks, and between the fork's forms only by the loop's "
+             "amortised overhead (a fraction of an instruction per op).\n")
     s.append("`page order 0, kernel call site` allocates through "
              "`skb_page_frag_refill()` with "
              "`net.core.high_order_alloc_disable=1`: one "

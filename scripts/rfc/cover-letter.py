@@ -83,7 +83,7 @@ def method(res, _checks, *_):
         "booted in QEMU %s (%s, %s vCPU, %s MiB) with -icount %s, which "
         "counts guest instructions exactly: one instruction is one guest "
         "nanosecond.  A module allocates and frees in a loop of %s; each "
-        "figure is instructions per alloc+free pair, the first of %d "
+        "figure is instructions per alloc+free pair, the median of %d "
         "repeats in one boot (the repeats of an order-0 pair differ by at "
         "most %.1f instructions).  'Profiling off' is the same source with "
         "profiling compiled out."

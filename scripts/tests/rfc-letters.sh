@@ -24,12 +24,14 @@ export RFC_KVER=7.3.4 RFC_DEBVER=test RFC_SERIES=7.3
 run() { python3 "$gen" "$top/results" "$1" "$tmp/0000-cover-letter.patch" "$tmp" B 3 4; }
 run "$tmp/t.txt"
 letter=$tmp/0000-cover-letter.patch
-# The order-0 pair of fork-flags, as micro.csv has it (icount run 1, rep 1).
-want=$(python3 -c 'import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if (r["row"], r["run"], r["rep"], r["bench"], r["arg"], r["kind"]) == \
-            ("fork-flags", "icount-1", "1", "page", "0", "hot"):
-        print("%.1f" % float(r["ns_per_op"]))' "$top/results/micro.csv")
+# The order-0 pair of fork-flags, as micro.csv has it (icount run 1, the
+# median of its repeats).
+want=$(python3 -c 'import csv, statistics, sys
+v = [float(r["ns_per_op"]) for r in csv.DictReader(open(sys.argv[1]))
+     if (r["row"], r["run"], r["bench"], r["arg"], r["kind"]) ==
+     ("fork-flags", "icount-1", "page", "0", "hot")]
+if v:
+    print("%.1f" % statistics.median(v))' "$top/results/micro.csv")
 [ -n "$want" ] || { echo "results/micro.csv has no fork-flags order-0 figure"; exit 1; }
 grep -q "^Subject: \[RFC PATCH 0/2\] alloc_tag: a test$" "$letter" || { cat "$letter"; echo "no subject"; exit 1; }
 grep -q '^Text for 7.3.$' "$letter" || { cat "$letter"; echo "no word filled in"; exit 1; }

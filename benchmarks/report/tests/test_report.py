@@ -172,6 +172,29 @@ class TargetsTest(Fixture):
             ("not met", "+100.0 vs +300.0 over 600.0 (+16.7% vs +50.0%)"),
             ("not met", "+201.0 vs +300.0 over 640.0 (+31.4% vs +46.9%)")])
 
+    def test_repeats_median_and_noise(self):
+        fixture(self.d)
+        # Two more repeats of fork-a's order-0 pair in each icount run.
+        path = os.path.join(self.d, "micro.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        extra = []
+        for m in rows:
+            if (m["row"], m["bench"], m["kind"]) == ("fork-a", "page", "hot") \
+                    and m["arg"] == "0" and m["run"].startswith("icount"):
+                for rep, v in (("2", 698.0), ("3", 710.0)):
+                    extra.append(dict(m, rep=rep, ns_per_op="%.2f" % v))
+        write_csv(path, list(rows[0]), rows + extra)
+        r = data.Results(self.d, self.m)
+        self.assertEqual(r.micro_icount("fork-a", data.MODULE_SITE), 700.0)
+        self.assertEqual(r.micro_spread("fork-a", data.MODULE_SITE), 12.0)
+        # fork-a adds 100 where stock-a adds 300: exactly a third, inside
+        # fork-a's spread of 12; a quarter misses by 25, outside it.
+        self.assertEqual([v for v, _ in self.verdicts(r, [
+            Target("share", "fork-a", "module", "1/3"),
+            Target("share", "fork-a", "module", "1/4")])],
+            ["within noise", "not met"])
+
     def test_within_and_names(self):
         r = self.results()
         j = targets.judge(r, [Target("within", "fork-a", "kernel", "16"),
