@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
   python3 -m benchmarks.report [RESULTS-DIR] [--readme README.md]
-                               [--no-plots] [--inputs TEXT]
+                               [--no-plots]
 
 RESULTS-DIR (default results) gets, from what it holds:
   micro.csv & co.    README.md, targets.csv, the plots (*.dat, and with
@@ -15,10 +15,11 @@ RESULTS-DIR (default results) gets, from what it holds:
   tcg-anomaly/       tcg-anomaly/README.md (the host-load check over a
                      kept run, and its traces/INDEX)
   capture/*.csv      capture/README.md and capture/flame.svg
---no-plots writes the plots' data but does not run gnuplot.  --inputs TEXT
-(benchmarks/inputs-hash.sh's "ROW INPUTS" lines: what the tree would
-measure now) only warns, on stderr, about raw data measured on other
-inputs; nothing rendered depends on it.  Exit 1 when the icount runs disagree (README.md says where), 2 on
+  inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines, what
+                     the tree would record as measured when 'make report'
+                     wrote it: README.md lists the raw data measured on
+                     other inputs, and each is warned about on stderr
+--no-plots writes the plots' data but does not run gnuplot.  Exit 1 when the icount runs disagree (README.md says where), 2 on
 bad input.
 """
 import os
@@ -35,16 +36,16 @@ def write(path, content):
 
 
 def stale(r, inputs):
-    """Raw data whose recorded inputs are not the tree's: inputs maps a
-    matrix row (and "capture") to what it would record now."""
+    """Raw data whose recorded inputs are not the tree's, as (place, name,
+    recorded inputs): inputs maps a matrix row (and "capture") to what it
+    would record now."""
     out = []
     bench = {}
     for x in r.micro + r.perf + r.boot + r.cache + r.skipped:
         bench.setdefault(x["row"], set()).add(x.get("inputs"))
     for row, hs in sorted(bench.items()):
         if hs != {inputs.get(row)}:
-            out.append("the bench CSVs' row %s (%s)"
-                       % (row, ", ".join(sorted(h or "-" for h in hs))))
+            out.append(("bench CSVs", row, ", ".join(sorted(h or "-" for h in hs))))
     traced = [("trace/" + ("" if c == "page-0" else c + "/"), x,
                r.trace_meta(x, c)) for c in r.trace_cases()
               for x in r.trace_rows(c)]
@@ -52,9 +53,9 @@ def stale(r, inputs):
     for sub, x, meta in traced + profiled:
         h = meta.get("inputs")
         if h != inputs.get(x):
-            out.append("%s%s (%s)" % (sub, x, h or "-"))
+            out.append((sub, x, h or "-"))
     if r.has("capture", "cost.csv"):
-        out += ["capture/ (%s)" % h for h in sorted(
+        out += [("capture/", "", h) for h in sorted(
             {c["inputs"] for c in capture.load(r.path("capture"))[0]})
             if h != inputs.get("capture")]
     return out
@@ -66,7 +67,7 @@ def parse_inputs(text):
     for line in text.splitlines():
         f = line.split()
         if len(f) != 2:
-            raise ValueError("--inputs: want NAME INPUTS lines "
+            raise ValueError("inputs.txt: want NAME INPUTS lines "
                              "(benchmarks/inputs-hash.sh), got %r" % line)
         out[f[0]] = f[1]
     return out
@@ -93,23 +94,29 @@ def render(d, readme=None, draw=True):
         return []
     for name in data.BENCH_CSVS:
         r.csv(name)         # each one there, or an error naming it
+    old = []
+    if r.has("inputs.txt"):
+        with open(r.path("inputs.txt")) as f:
+            old = stale(r, parse_inputs(f.read()))
+    for place, name, h in old:
+        print("benchmarks.report: warning: %s %s (%s) was measured on other "
+              "inputs than the tree's: 'make results' measures it again"
+              % (place, name, h), file=sys.stderr)
     judged = targets.judge(r)
     targets.write(r.path("targets.csv"), judged)
     made = plots.write(r, judged, draw)
-    write(r.path("README.md"), text.readme(r, judged, made))
+    write(r.path("README.md"), text.readme(r, judged, made, old))
     if readme:
         text.write_headline(readme, text.headline(r, judged))
     return r.determinism()[1]
 
 
 def main(argv):
-    args, readme, draw, inputs = [], None, True, None
+    args, readme, draw = [], None, True
     it = iter(argv)
     for a in it:
         if a == "--readme":
             readme = next(it, None)
-        elif a == "--inputs":
-            inputs = next(it, None)
         elif a == "--no-plots":
             draw = False
         elif a.startswith("-"):
@@ -126,11 +133,6 @@ def main(argv):
         return 2
     try:
         mismatch = render(d, readme, draw)
-        if inputs:
-            for s in stale(data.Results(d), parse_inputs(inputs)):
-                print("benchmarks.report: warning: %s was measured on other "
-                      "inputs than the tree's: 'make results' measures it "
-                      "again" % s, file=sys.stderr)
     except (data.DataError, MatrixError, capture.CaptureError, ValueError) as e:
         print("benchmarks.report: %s" % e, file=sys.stderr)
         return 2

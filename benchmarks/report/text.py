@@ -68,8 +68,9 @@ def runs(rows):
                  "measured (`row_inputs` of `benchmarks/lib.sh`: the row's "
                  "matrix line, its kernel's patches and configs, and the "
                  "code that builds, boots and measures); `make bench` "
-                 "measures a row again when they change, and `make report` "
-                 "warns of rows measured on other inputs than the tree's.")
+                 "measures a row again when they change, and the top of this "
+                 "file lists the figures measured on other inputs than the "
+                 "tree's.")
     if len(order) > 1:
         line += (" A figure over a row of another run (a baseline, a "
                  "stock peer) compares runs: instruction counts (icount) "
@@ -159,7 +160,7 @@ def not_met(r, judged):
     return "\n".join(out)
 
 
-def readme(r, judged, plots):
+def readme(r, judged, plots, stale=()):
     """results/README.md."""
     nchecked, mismatch = r.determinism()
     reasons = r.skip_reasons()
@@ -175,10 +176,18 @@ def readme(r, judged, plots):
              "verdicts are also in `targets.csv`. "
              "Rerun `make bench` to measure again, or `make report` to "
              "rebuild these tables from the CSVs. Do not edit by hand.\n")
-    if r.has("NOT-RERUN.txt"):
-        s.append("**Not every figure here is of the tree as it is**: "
-                 "[NOT-RERUN.txt](NOT-RERUN.txt) says which rows and what "
-                 "they do not reflect.\n")
+    if stale:
+        s.append("**Not every figure here is of the tree as it is.** These "
+                 "raw data were measured on other inputs (kernel sources, "
+                 "configs, modules, guest scripts: `row_inputs` in "
+                 "`benchmarks/lib.sh`) than the tree's when this was "
+                 "rendered (`inputs.txt`); the next `make results` "
+                 "measures them again:\n")
+        where = {}
+        for place, name, _ in stale:
+            where.setdefault(place, []).append(name)
+        s.append("\n".join("- %s: %s" % (p, ", ".join(v) or "all")
+                            for p, v in where.items()) + "\n")
     if r.rows:
         s.append("## The fork against stock 7.3\n")
         s.append("Each cell is row / peer. Order-0 page alloc+free: "

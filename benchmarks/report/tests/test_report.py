@@ -408,20 +408,32 @@ class RenderTest(Fixture):
 
     def test_render_from_csvs(self):
         fixture(self.d)
-        rc, err = self.main(self.d, "--no-plots", "--inputs",
-                            "off 0123456789abcdef\nfork-a 0123456789abcdef\n"
-                            "stock-a fedcba")
+        inputs = os.path.join(self.d, "inputs.txt")
+        with open(inputs, "w") as f:
+            f.write("off 0123456789abcdef\nfork-a 0123456789abcdef\n"
+                    "stock-a fedcba\n")
+        rc, err = self.main(self.d, "--no-plots")
         self.assertEqual(rc, 0, err)
-        self.assertIn("the bench CSVs' row stock-a (0123456789abcdef) was "
+        self.assertIn("bench CSVs stock-a (0123456789abcdef) was "
                       "measured on other inputs than the tree's", err)
-        self.assertIn("row fork-b (0123456789abcdef)", err)
-        self.assertNotIn("row off ", err)
-        self.assertNotIn("row fork-a ", err)
-        rc, err = self.main(self.d, "--no-plots", "--inputs", "fedcba")
-        self.assertEqual(rc, 2)
-        self.assertIn("want NAME INPUTS lines", err)
+        self.assertIn("bench CSVs fork-b (0123456789abcdef)", err)
+        self.assertNotIn("CSVs off ", err)
+        self.assertNotIn("CSVs fork-a ", err)
         with open(os.path.join(self.d, "README.md")) as f:
             text = f.read()
+        # The README lists the same, from inputs.txt alone.
+        self.assertIn("- bench CSVs: fork-b, fork-other, other, stock-a\n", text)
+        with open(inputs, "w") as f:
+            f.write("fedcba\n")
+        rc, err = self.main(self.d, "--no-plots")
+        self.assertEqual(rc, 2)
+        self.assertIn("want NAME INPUTS lines", err)
+        os.remove(inputs)
+        rc, err = self.main(self.d, "--no-plots")
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(self.d, "README.md")) as f:
+            text = f.read()
+        self.assertNotIn("Not every figure here", text)
         self.assertIn("| fork-a / stock-a | +100.0 / +300.0 | +100.0 / "
                       "+300.0 |", text)
         self.assertIn("| fork-b / stock-a |", text)
