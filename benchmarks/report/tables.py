@@ -206,9 +206,25 @@ def cache(r, kind):
     return hdr, out
 
 
-def targets(judged):
-    return (["target", "verdict", "measured"],
-            [[t["target"], t["verdict"], t["measured"]] for t in judged])
+def targets(judged, facts=False):
+    """The targets, or with facts=True the design's facts, judged."""
+    want = "yes" if facts else "no"
+    return (["fact" if facts else "target", "verdict", "measured"],
+            [[t["target"], t["verdict"], t["measured"]] for t in judged
+             if t["fact"] == want])
+
+
+def short(t):
+    """A target in a few words, for the lead table: its kind, site and
+    limit."""
+    what = {"share": "%s of peer" % t["limit"], "within": "+%s%%" % t["limit"],
+            "pages_within": "every page row +%s%%" % t["limit"],
+            "pages_share": "every page row %s of peer" % t["limit"],
+            "delta": "%s of %s" % (t["limit"], t["peer"]),
+            "slab": "slab %s of %s" % (t["limit"], t["peer"])}.get(
+                t["kind"], t["kind"])
+    site = "" if t["site"] == "-" else t["site"] + " "
+    return "%s%s%s" % (site, what, " (stretch)" if t["stretch"] == "yes" else "")
 
 
 def lead_pairs(judged):
@@ -222,9 +238,9 @@ def lead(r, judged):
     """Each fork form against its stock 7.3 peer, with the verdicts."""
     verdicts = {}
     for t in judged:
-        if t["kind"] == "share":
+        if t["fact"] == "no" and t["row"] != "*":
             verdicts.setdefault(t["row"], []).append(
-                "%s: %s" % (t["site"], t["verdict"]))
+                "%s: %s" % (short(t), t["verdict"].split(":")[0]))
 
     def over(key):
         def f(row):
@@ -251,7 +267,7 @@ def lead(r, judged):
            "page_ext per GiB", "target verdicts"]
     out = [["%s / %s" % (row, peer)] +
            ["%s / %s" % (f(row), f(peer)) for f in cols] +
-           [", ".join(verdicts.get(row, ["-"]))]
+           ["; ".join(verdicts.get(row, ["-"]))]
            for row, peer in lead_pairs(judged)]
     return hdr, out
 

@@ -224,6 +224,10 @@ def readme(r, judged, plots, stale=()):
                  "between the two runs. Tables show run 1.\n" % nchecked)
     s.append("## Targets\n")
     s.append(md(tables.targets(judged)) + "\n")
+    s.append("Facts of the design, checked against the data: they follow "
+             "from where each form keeps its index, or from the code the "
+             "series changes, so they are not targets.\n")
+    s.append(md(tables.targets(judged, facts=True)) + "\n")
     nm = not_met(r, judged)
     if nm:
         s.append("Where the fork rows with a target not met spend their "

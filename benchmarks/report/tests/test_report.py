@@ -397,7 +397,8 @@ class HostLoadTest(Fixture):
 
 class RenderTest(Fixture):
     TARGETS = [Target("share", "fork-a", "module", "1/3"),
-               Target("share", "fork-b", "kernel", "1/2"), Target("boot")]
+               Target("share", "fork-b", "kernel", "1/2"), Target("boot"),
+               Target("page_ext", "fork-a", limit="0", fact=True)]
 
     def main(self, *args):
         err = io.StringIO()
@@ -434,6 +435,11 @@ class RenderTest(Fixture):
         with open(os.path.join(self.d, "README.md")) as f:
             text = f.read()
         self.assertNotIn("Not every figure here", text)
+        # The lead table gives every target of its row, facts apart.
+        self.assertIn("| module 1/3 of peer: met |", text)
+        targets_part, _, facts_part = text.partition("Facts of the design")
+        self.assertIn("`fork-a`: zero bytes of `page_ext`", facts_part)
+        self.assertNotIn("`fork-a`: zero bytes of `page_ext`", targets_part)
         self.assertIn("| fork-a / stock-a | +100.0 / +300.0 | +100.0 / "
                       "+300.0 |", text)
         self.assertIn("| fork-b / stock-a |", text)
@@ -441,7 +447,7 @@ class RenderTest(Fixture):
         self.assertIn("| fork-other | `fork-other` | page_ext | on | 700.0 "
                       "| +14.8% | 524288 |", text)
         with open(os.path.join(self.d, "targets.csv")) as f:
-            self.assertEqual(len(f.readlines()), 4)
+            self.assertEqual(len(f.readlines()), 5)
         os.remove(os.path.join(self.d, "boot.csv"))
         rc, err = self.main(self.d, "--no-plots")
         self.assertEqual(rc, 2)
