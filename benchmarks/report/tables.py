@@ -315,12 +315,3 @@ def link_tags(r):
     return "\n".join(notes) + "\n\n" + md((hdr, rows))
 
 
-def not_met_rows(judged, rows_with_remedy):
-    """Rows with an instruction target not met, in the targets' order."""
-    out = []
-    for t in judged:
-        if t["kind"] in INSTRUCTION_KINDS and \
-                t["verdict"].startswith("not met") and \
-                t["row"] in rows_with_remedy and t["row"] not in out:
-            out.append(t["row"])
-    return out

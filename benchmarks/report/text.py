@@ -5,32 +5,8 @@ from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
-# What would remove the rest, per fork row with an instruction target not met.
-REMEDY = {
-    "fork-page_ext": (
-        "Most of it is reaching `page_ext`, once on each side: "
-        "the SPARSEMEM section lookup, inline and without RCU "
-        "(`page_ext_lookup_held()`), a load of the section's "
-        "`page_ext` pointer, its checks and a multiply by "
-        "`page_ext_size`. Removing it needs `page_ext` reachable "
-        "from the pfn by arithmetic alone (as `vmemmap` is for "
-        "`struct page`); the counter updates themselves are those "
-        "of the page-flags form."),
-    "fork-flags": (
-        "What remains is the work no form can avoid "
-        "(saving and restoring `current->alloc_tag` at the call site, "
-        "the index write, the two per-cpu counter updates on each "
-        "side) plus the call into `__pgalloc_tag_add()`, which stays "
-        "out of line because inlining it un-inlines "
-        "`post_alloc_hook()` for every form, and the decode of the "
-        "index on free."),
-    "fork-disabled": (
-        "The difference is in code that runs with profiling off: the "
-        "static branches and the call-site bookkeeping."),
-    "fork-pointer": (
-        "The pointer form keeps upstream's `page_ext` lookups."),
-}
-# The same for a "delta" target not met, by (row, the row it is held to).
+# Why a "delta" target not met cannot be met, by (row, the row it is held
+# to): a bound of the design, which its trace below shows.
 DELTA_REMEDY = {
     ("fork-flags-tag-off", "fork-disabled"): (
         "A tag that is off is skipped inside profiling's hooks, which still "
@@ -127,36 +103,60 @@ def setup(r):
     return "\n".join(lines)
 
 
-def traced_over(r, row, other):
-    """What ROW's traced order-0 pair runs over OTHER's, by function ("" if
+def trace_case(key):
+    """The trace case (make trace) of a page row's key, or None."""
+    bench, arg, kind = key
+    if kind != "hot" or bench not in ("page", "bulk", "vmalloc", "kmalloc"):
+        return None
+    return "%s-%s" % (bench, arg)
+
+
+def traced_over(r, row, other, case="page-0"):
+    """What ROW's traced pair of CASE runs over OTHER's, by function ("" if
     either was not traced)."""
-    tc, oc = r.trace_counts(row), r.trace_counts(other)
+    tc, oc = r.trace_counts(row, case), r.trace_counts(other, case)
     if tc is None or oc is None:
         return ""
     diff = sorted(((tc.get(f, 0) - oc.get(f, 0), f)
                    for f in set(tc) | set(oc)), reverse=True)
     top = [(d, f) for d, f in diff if d > 0][:6]
-    return ("traced over `%s` (one order-0 pair, module call site): %+d in "
-            "all; most in %s. " % (
-                other, sum(tc.values()) - sum(oc.values()),
-                ", ".join("`%s` %+d" % (f, d) for d, f in top)))
+    return ("traced over `%s` (%s, module call site): %+d in all; most in "
+            "%s" % (other, case, sum(tc.values()) - sum(oc.values()),
+                    ", ".join("`%s` %+d" % (f, d) for d, f in top)))
+
+
+def failing_keys(t):
+    """The page rows a not-met instruction target fails on, as keys."""
+    if t["kind"] in ("share", "within"):
+        return [data.SITES[t["site"]]]
+    named = [x.strip() for x in t["verdict"].split(":", 1)[1].split(";")]
+    return [k for k in data.PAGE_ROWS if tables.bench_label(*k) in named]
 
 
 def not_met(r, judged):
-    """Each fork row with an instruction target not met: the traced
-    functions that differ from the baseline most (for a target against
-    another row, from that row), and what would remove the rest."""
+    """Each instruction target not met, per case it fails on: the
+    functions in which that case's trace runs most over the baseline's
+    (for a target held to another row, over that row's)."""
     out = []
-    for row in tables.not_met_rows(judged, REMEDY):
-        line = "- `%s`: " % row
-        out.append(line + traced_over(r, row, r.matrix[row].baseline) +
-                   REMEDY[row])
+    for t in judged:
+        if t["kind"] not in tables.INSTRUCTION_KINDS or \
+                not t["verdict"].startswith("not met"):
+            continue
+        parts = []
+        for k in failing_keys(t):
+            case = trace_case(k)
+            got = traced_over(r, t["row"], t["base"], case) if case else ""
+            parts.append("%s: %s" % (tables.bench_label(*k),
+                                     got or "not traced"))
+        out.append("- `%s`, %s: %s." % (t["row"], tables.short(t),
+                                        "; ".join(parts)))
     for t in judged:
         key = (t["row"], t["peer"])
         if t["kind"] == "delta" and t["verdict"].startswith("not met") \
                 and key in DELTA_REMEDY:
+            got = traced_over(r, *key)
             out.append("- `%s` against `%s`: " % key +
-                       traced_over(r, *key) + DELTA_REMEDY[key])
+                       (got + ". " if got else "") + DELTA_REMEDY[key])
     return "\n".join(out)
 
 
@@ -230,10 +230,10 @@ def readme(r, judged, plots, stale=()):
     s.append(md(tables.targets(judged, facts=True)) + "\n")
     nm = not_met(r, judged)
     if nm:
-        s.append("Where the fork rows with a target not met spend their "
-                 "instructions, from the per-function traces in "
-                 "[trace/README.md](trace/README.md), and what would "
-                 "remove the rest:\n")
+        s.append("Where each target not met loses, per case it fails on: "
+                 "the functions in which that case's traced pair runs most "
+                 "instructions over the baseline's, from the per-function "
+                 "traces in [trace/README.md](trace/README.md):\n")
         s.append(nm + "\n")
     if attribution.measured(r):
         s.append("## Where the gain over stock comes from\n")

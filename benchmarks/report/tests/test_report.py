@@ -476,11 +476,29 @@ class NotMetTest(Fixture):
             self.write_trace("fork-b", [("f", 5), ("g", 1), ("h", 4)])
             self.assertEqual(
                 text.not_met(r, judged),
-                "- `fork-b` against `fork-a`: traced over `fork-a` (one "
-                "order-0 pair, module call site): +5 in all; most in `h` "
-                "+4, `f` +2. Why.")
+                "- `fork-b` against `fork-a`: traced over `fork-a` (page-0, "
+                "module call site): +5 in all; most in `h` +4, `f` +2. Why.")
             judged[0]["verdict"] = "met"
             self.assertEqual(text.not_met(r, judged), "")
+
+    def test_pages_named_by_failing_case(self):
+        r = self.results()
+        # Fails on order 1, traced, and on order 3, not traced.
+        judged = [{"kind": "pages_within", "row": "fork-b", "peer": "stock-a",
+                   "base": "off", "site": "-", "limit": "7", "stretch": "no",
+                   "verdict": "not met: page order 1; page order 3"}]
+        for row, funcs in (("off", [("f", 3)]), ("fork-b", [("f", 4), ("h", 9)])):
+            d = os.path.join(self.d, "trace", "page-1")
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, row + ".txt"), "w") as f:
+                f.write("# row=%s\n" % row)
+                for fn, n in funcs:
+                    f.write("ffffffff81000000 %s\n" % fn * n)
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b`, every page row +7%: page order 1: traced over `off` "
+            "(page-1, module call site): +10 in all; most in `h` +9, `f` +1; "
+            "page order 3: not traced.")
 
 
 class TraceCasesTest(unittest.TestCase):
