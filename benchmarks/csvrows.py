@@ -8,7 +8,8 @@
                                       CSVs by WORK's (a file at a time,
                                       through a temporary file and rename)
 
-Lines are copied as they are, quoting included; other rows' lines keep
+Lines are copied as they are, quoting included (rewritten only when the
+header gains or loses columns); other rows' lines keep
 their order and ROW's go last.
 """
 import csv
@@ -59,10 +60,22 @@ def merge(d, work, row):
             continue
         dst = os.path.join(d, name)
         old_header, old = lines(dst)
-        if old_header is not None and old_header != header:
-            sys.exit("csvrows.py: %s has another header than %s: measure "
-                     "every row again (FULL=1)" % (dst, os.path.join(work, name)))
         keep = [raw for fields, raw in old if fields.get("row") != row]
+        if old_header is not None and old_header != header:
+            # Columns came or went: the other rows' lines take the new
+            # header, a new column empty in them until they are measured
+            # again (the report reads an empty cell as not measured).
+            cols = next(csv.reader([header]))
+            keep = []
+            for fields, _ in old:
+                if fields.get("row") == row:
+                    continue
+                buf = io.StringIO()
+                csv.writer(buf, lineterminator="\n").writerow(
+                    [fields.get(c, "") for c in cols])
+                keep.append(buf.getvalue())
+            print("csvrows.py: %s: new columns; the other rows' lines take "
+                  "them empty" % dst, file=sys.stderr)
         add = [raw for fields, raw in new if fields.get("row") == row]
         with open(dst + ".tmp", "w", newline="") as f:
             f.write(header)

@@ -18,6 +18,7 @@
 # Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
 # $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
 # MEMS, REPS, TCG_BOOTS, MICRO_N, WS_N, CACHE_N, PF_ROUNDS, FORKS, HB_LOOPS,
+# FILES_N, SPAWNS, STREAM_MIB,
 # NO_BUILD=1, NO_CACHESIM=1 (skip the plugin runs), ROWS (the rows to
 # measure, whatever results/ holds), FULL=1 (every row),
 # MATRIX (another matrix file), HARNESS_ARGS (kernel arguments for every
@@ -33,11 +34,13 @@ if [ "$QUICK" = 1 ]; then
 	: "${MEMS:=1G}" "${REPS:=2}" "${TCG_BOOTS:=1}" "${MICRO_N:=20000}"
 	: "${WS_N:=16384}" "${CACHE_N:=2000}"
 	: "${PF_ROUNDS:=10}" "${FORKS:=200}" "${HB_LOOPS:=5}"
+	: "${FILES_N:=500}" "${SPAWNS:=50}" "${STREAM_MIB:=16}"
 	: "${RESULTS:=$BUILD/bench/quick}"
 else
 	: "${MEMS:=1G 4G 16G}" "${REPS:=5}" "${TCG_BOOTS:=3}" "${MICRO_N:=100000}"
 	: "${WS_N:=65536}" "${CACHE_N:=10000}"
 	: "${PF_ROUNDS:=40}" "${FORKS:=1000}" "${HB_LOOPS:=20}"
+	: "${FILES_N:=2000}" "${SPAWNS:=200}" "${STREAM_MIB:=64}"
 	: "${RESULTS:=$TOP/results}"
 fi
 # Every boot, every row: without a local APIC timer the kernel skips the
@@ -72,8 +75,8 @@ fi
 
 # Static workload programs and a perf bundle, into the initramfs's /bench.
 mkdir -p "$BUILD/bench-bin" "$BUILD/bench"
-for p in pagefault forkexit; do
-	gcc -static -O2 -Wall -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
+for p in pagefault forkexit workload; do
+	gcc -std=c11 -static -O2 -Wall -Wextra -Werror -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
 done
 perf_bundle "$BUILD/bench-bin/perf-root.tar"
 perf_host_version=$("$perf" version | awk '{ print $3 }')
@@ -81,7 +84,7 @@ perf_host_version=$("$perf" version | awk '{ print $3 }')
 # Plain-TCG boots: the guest gets the host's TSC and, with no HPET or PM
 # timer in the tiny config, cannot calibrate it and falls back to jiffies
 # (4 ms resolution).  Give it the host TSC rate instead (see tsckhz.c).
-gcc -O2 -Wall -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
+gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
 TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
 
 # The cache model (benchmarks/qemu-plugins): L1d 32 KiB 8-way, L2 1 MiB
@@ -111,7 +114,7 @@ rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"
 meta_hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
 echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
 echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
-echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes" >"$work/boot.csv"
+echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes,percpu_kb,slab_kb,kernel_kb,reserved_kb" >"$work/boot.csv"
 echo "date,commit,inputs,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
 echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
 
@@ -145,7 +148,8 @@ boot_run() {
 	[ -n "$hargs" ] && append=(-A "$hargs")
 	[ "$args" != - ] && append+=(-A "$args")
 	scripts_env=(-e "REPS=$REPS" -e "MICRO_N=$MICRO_N" -e "PF_ROUNDS=$PF_ROUNDS"
-		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS" -e "WS_N=$WS_N" -e "CACHE_N=$CACHE_N")
+		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS" -e "WS_N=$WS_N" -e "CACHE_N=$CACHE_N"
+		-e "FILES_N=$FILES_N" -e "SPAWNS=$SPAWNS" -e "STREAM_MIB=$STREAM_MIB")
 	[ "$phases" = boot ] && scripts_env+=(-e REPS=1)
 	if [ "$phases" = cache ]; then
 		rm -f "$out.cache.csv"
@@ -176,7 +180,8 @@ boot_run() {
 			pct($8) >> (dir "/micro.csv") }
 		$1 == "@@PERF" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", m, pv, $2, $3, $4,
 			$5, $6, pct($7), $8, $9, $10 >> (dir "/perf.csv") }
-		$1 == "@@BOOT" { printf "%s,%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5, $6 >> (dir "/boot.csv") }
+		$1 == "@@BOOT" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5, $6,
+			$7, $8, $9, $10 >> (dir "/boot.csv") }
 	' "$out/guest.log"
 	if [ "$phases" = cache ]; then
 		# The plugin's windows, in order, are the guest's @@CACHE lines.

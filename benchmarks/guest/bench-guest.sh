@@ -4,6 +4,9 @@
 #   @@REF REF ENABLED                    representation found in this boot
 #   @@SKIP REASON                        the row's representation is missing
 #   @@BOOT INIT_NS MEMTOTAL_KB MEMFREE_KB MEMAVAIL_KB PAGE_EXT_BYTES
+#          PERCPU_KB SLAB_KB KERNEL_KB RESERVED_KB
+#          (KERNEL: code, rwdata, rodata and bss of the boot's "Memory:"
+#          line; RESERVED: its reserved memory)
 #   @@MICRO REP MODE ARG N KIND TOTAL_NS NS_PER_OP_X100
 #   @@CACHE MODE ARG N KIND TOTAL_NS NS_PER_OP_X100   one cachesim window
 #   @@PERF REP WORKLOAD EVENTS OPS ELAPSED_NS NS_PER_OP_X100 TASK_CLOCK_NS FAULTS CSW
@@ -14,7 +17,10 @@
 # (operations for the order-0 page and kmalloc loops, default 100000),
 # WS_N (pages of the working-set runs, default 65536: 256 MiB of pages,
 # 4 MiB of struct page), CACHE_N (operations of a hot cachesim window),
-# PF_ROUNDS, FORKS, HB_LOOPS (workload sizes).
+# PF_ROUNDS, FORKS, HB_LOOPS, FILES_N, SPAWNS, STREAM_MIB (workload sizes).
+# Every workload but micro is timed in the guest with CLOCK_MONOTONIC
+# (bench/workload and the other programs of benchmarks/progs), which
+# under -icount counts its instructions exactly.
 set -eu
 want_ref=$1 want_enabled=$2
 shift 2
@@ -25,12 +31,15 @@ CACHE_N=${CACHE_N:-10000}
 PF_ROUNDS=${PF_ROUNDS:-40}
 FORKS=${FORKS:-1000}
 HB_LOOPS=${HB_LOOPS:-20}
+FILES_N=${FILES_N:-2000}
+SPAWNS=${SPAWNS:-200}
+STREAM_MIB=${STREAM_MIB:-64}
 bench=$(cd "$(dirname "$0")" && pwd)
 
 # Meminfo first: as close to "right after boot" as the guest gets.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 memtotal=$(meminfo MemTotal) memfree=$(meminfo MemFree)
-memavail=$(meminfo MemAvailable)
+memavail=$(meminfo MemAvailable) percpu=$(meminfo Percpu) slab=$(meminfo Slab)
 
 # Which representation is this boot running?
 ref=none enabled=-
@@ -69,7 +78,19 @@ phase_boot() {
 	page_ext=$(dmesg | awk '/allocated [0-9]+ bytes of page_ext/ {
 		for (i = 1; i <= NF; i++) if ($i == "allocated") b += $(i + 1) }
 		END { printf "%d\n", b }')
-	echo "@@BOOT ${init_ns:-0} $memtotal $memfree $memavail $page_ext"
+	# "Memory: 989436K/1048056K available (14336K kernel code, 2345K
+	# rwdata, 4567K rodata, 1234K init, 890K bss, 58620K reserved, ...)"
+	set -- $(dmesg | awk '/Memory: [0-9]+K\/[0-9]+K available/ {
+		for (i = 1; i <= NF; i++) {
+			v = $i; sub(/K$/, "", v); sub(/^\(/, "", v)
+			w = $(i + 1); sub(/,$/, "", w)
+			if ((w == "kernel" || w == "rwdata" || w == "rodata" ||
+			     w == "bss") && v ~ /^[0-9]+$/) k += v
+			if (w == "reserved" && v ~ /^[0-9]+$/) r = v
+		}
+		printf "%d %d\n", k, r; exit }')
+	echo "@@BOOT ${init_ns:-0} $memtotal $memfree $memavail $page_ext" \
+		"${percpu:-0} ${slab:-0} ${1:-0} ${2:-0}"
 }
 
 micro_one() { # REP MODE ARG N [batch]
@@ -148,10 +169,14 @@ phase_perf() {
 		kind=sw events=task-clock,page-faults,context-switches
 	fi
 	echo "@@PERFVERSION $(perf version 2>&1 | awk '{ print $3 }') $kind"
+	# The file workload's own tmpfs, whatever the root file system is.
+	wdir=/tmp/workload
+	mkdir -p "$wdir"
+	mount -t tmpfs none "$wdir"
 	insmod_bench
 	r=1
 	while [ "$r" -le "$REPS" ]; do
-		for w in micro hackbench pagefault forkexit; do
+		for w in micro messaging files spawn stream pagefault forkexit; do
 			case $w in
 			micro)
 				ops=$MICRO_N
@@ -159,13 +184,24 @@ phase_perf() {
 					sh -c "echo page 0 $ops >/sys/kernel/debug/allocbench/run"
 				set -- $(cat /sys/kernel/debug/allocbench/run)
 				elapsed=$5 per=$6 ;;
-			hackbench)
+			messaging)
 				# 2 groups of 20 senders and 20 receivers: 800 messages a loop.
-				ops=$((HB_LOOPS * 2 * 20 * 20))
 				perf stat -x, -e "$events" -o /tmp/ps.txt \
-					perf bench sched messaging -g 2 -l "$HB_LOOPS" >/tmp/hb.txt
-				elapsed=$(awk '/Total time/ { printf "%d\n", $3 * 1000000000 }' /tmp/hb.txt)
-				per=$((elapsed * 100 / ops)) ;;
+					"$bench/workload" timed $((HB_LOOPS * 2 * 20 * 20)) \
+					perf bench sched messaging -g 2 -l "$HB_LOOPS" >/tmp/out.txt
+				set -- $(tail -1 /tmp/out.txt)
+				ops=$2 elapsed=$3 per=$4 ;;
+			files | spawn | stream)
+				case $w in
+				files) args="files $wdir $FILES_N" ;;
+				spawn) args="spawn $SPAWNS" ;;
+				stream) args="stream $STREAM_MIB" ;;
+				esac
+				# shellcheck disable=SC2086
+				perf stat -x, -e "$events" -o /tmp/ps.txt \
+					"$bench/workload" $args >/tmp/out.txt
+				set -- $(cat /tmp/out.txt)
+				ops=$2 elapsed=$3 per=$4 ;;
 			pagefault)
 				perf stat -x, -e "$events" -o /tmp/ps.txt \
 					"$bench/pagefault" "$PF_ROUNDS" 1024 >/tmp/out.txt
@@ -186,6 +222,7 @@ phase_perf() {
 		r=$((r + 1))
 	done
 	rmmod allocbench
+	umount "$wdir"
 }
 
 for p in "$@"; do

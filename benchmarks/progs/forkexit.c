@@ -3,6 +3,7 @@
  * Usage: forkexit N
  * Prints: forkexit N TOTAL_NS NS_PER_FORK_TIMES_100
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>

@@ -4,6 +4,7 @@
  * Usage: pagefault ROUNDS PAGES
  * Prints: pagefault ROUNDS PAGES TOTAL_NS NS_PER_FAULT_TIMES_100
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>

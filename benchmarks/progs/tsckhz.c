@@ -4,6 +4,7 @@
  * guest has no HPET or PM timer to calibrate it against, so run.sh passes
  * this rate on the kernel command line (tsc_early_khz=).
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <time.h>
 #include <x86intrin.h>

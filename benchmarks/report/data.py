@@ -201,12 +201,24 @@ class Results:
         return sorted({r["n"] for r in self.micro if r["kind"] == "ws"})
 
     # --- perf workloads -------------------------------------------------------
+    def perf_reps(self, row, w):
+        """The repeats of workload w in run icount-1, by ns per op."""
+        return sorted((r for r in self.perf
+                       if (r["row"], r["run"], r["workload"]) ==
+                       (row, "icount-1", w)),
+                      key=lambda r: float(r["ns_per_op"]))
+
     def perf_icount(self, row, w):
-        for r in self.perf:
-            if (r["row"], r["run"], r["rep"], r["workload"]) == \
-                    (row, "icount-1", "1", w):
-                return r
-        return None
+        """The median repeat of workload w in run icount-1 (the lower of
+        the two middle ones for an even count), or None."""
+        reps = self.perf_reps(row, w)
+        return reps[(len(reps) - 1) // 2] if reps else None
+
+    def perf_spread(self, row, w):
+        """Max minus min ns per op of workload w's repeats, or None."""
+        reps = self.perf_reps(row, w)
+        return float(reps[-1]["ns_per_op"]) - float(reps[0]["ns_per_op"]) \
+            if reps else None
 
     def perf_wall(self, row, w):
         v = [float(r["ns_per_op"]) for r in self.perf
@@ -227,6 +239,34 @@ class Results:
         v = [int(r["init_ns"]) / 1e6 for r in self.boot
              if (r["row"], r["mem_mib"]) == (row, mem) and r["icount"] == "off"]
         return (statistics.median(v), min(v), max(v), len(v)) if v else None
+
+    # The memory bill's parts, from the guest's boot line: what each costs
+    # over the row's baseline, in KiB (None where the run predates them).
+    BILL_PARTS = [("MemTotal", "memtotal_kb"), ("kernel image", "kernel_kb"),
+                  ("Percpu", "percpu_kb"), ("Slab", "slab_kb")]
+
+    def bill(self, row, mem):
+        """{part: KiB over the baseline} for row at guest size mem, with
+        "MemAvailable" (the whole bill: what a user loses), "page_ext" and
+        "the rest" (the bill less MemTotal's, Percpu's, Slab's and
+        page_ext's parts, the kernel image being inside MemTotal's); None
+        when either boot lacks a figure."""
+        b, o = self.boot_icount(row, mem), \
+            self.boot_icount(self.matrix[row].baseline, mem)
+        cols = ["memavail_kb", "page_ext_bytes"] + [c for _, c in self.BILL_PARTS]
+        if b is None or o is None or \
+                any(not x.get(c, "").isdigit() for x in (b, o) for c in cols):
+            return None
+        # What the row has less of (MemAvailable, MemTotal) or uses more of.
+        out = {"MemAvailable": int(o["memavail_kb"]) - int(b["memavail_kb"]),
+               "MemTotal": int(o["memtotal_kb"]) - int(b["memtotal_kb"])}
+        for part, c in self.BILL_PARTS[1:]:
+            out[part] = int(b[c]) - int(o[c])
+        out["page_ext"] = (int(b["page_ext_bytes"]) -
+                           int(o["page_ext_bytes"])) // 1024
+        out["the rest"] = out["MemAvailable"] - out["MemTotal"] - \
+            out["Percpu"] - out["Slab"] - out["page_ext"]
+        return out
 
     def page_ext_per_gib(self, row):
         """The largest page_ext bytes per GiB of guest RAM over the guest

@@ -73,13 +73,16 @@ def micro_wall(r):
 
 
 WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
-             ("hackbench", "perf bench sched messaging (per message)"),
+             ("messaging", "perf bench sched messaging (per message)"),
+             ("files", "tmpfs file create, write, read, delete (per file)"),
+             ("spawn", "fork + exec + exit of a static program (per spawn)"),
+             ("stream", "AF_UNIX stream between processes (per 4 KiB)"),
              ("pagefault", "mmap/touch/munmap (per fault)"),
              ("forkexit", "fork + exit + wait (per fork)")]
 
 
 def perf_icount(r):
-    hdr = ["workload", "row", "ns/op (= instructions)", "vs off",
+    hdr = ["workload", "row", "ns/op (= instructions)", "spread", "vs off",
            "task-clock ms", "page-faults", "context-switches"]
     out = []
     for w, label in WORKLOADS:
@@ -90,6 +93,7 @@ def perf_icount(r):
                 continue
             v = float(p["ns_per_op"])
             out.append([label if row == r.rows[0] else "", row, fmt_n(v),
+                        fmt_n(r.perf_spread(row, w)),
                         "" if row == r.matrix.main else fmt_pct(
                             pct(v, base and float(base["ns_per_op"]))),
                         "%.2f" % (int(p["task_clock_ns"]) / 1e6),
@@ -138,6 +142,27 @@ def boot(r):
                 "%.1f" % (int(b["memfree_kb"]) / 1024),
                 "%.1f" % (int(b["memavail_kb"]) / 1024),
                 dav, pe, "%.3f%%" % (pe * 100.0 / ram)])
+    return hdr, out
+
+
+BILL_COLUMNS = ["MemAvailable", "MemTotal", "kernel image", "page_ext",
+                "Percpu", "Slab", "the rest"]
+
+
+def memory_bill(r):
+    """Per guest size and row, what profiling costs in memory over the
+    row's baseline, KiB by part (tables.BILL_COLUMNS; data.Results.bill)."""
+    hdr = ["guest RAM", "row", "over"] + ["%s KiB" % c for c in BILL_COLUMNS]
+    out = []
+    for mem in r.mems():
+        for row in r.rows:
+            base = r.matrix[row].baseline
+            if base == row:
+                continue
+            b = r.bill(row, mem)
+            out.append(["%d GiB" % (int(mem) // 1024), row, base] +
+                        (["%+d" % b[c] for c in BILL_COLUMNS] if b else
+                         ["not measured"] + [""] * (len(BILL_COLUMNS) - 1)))
     return hdr, out
 
 
@@ -220,6 +245,8 @@ def short(t):
     what = {"share": "%s of peer" % t["limit"], "within": "+%s%%" % t["limit"],
             "pages_within": "every page row +%s%%" % t["limit"],
             "pages_share": "every page row %s of peer" % t["limit"],
+            "workloads_share": "every workload %s of peer" % t["limit"],
+            "memory_share": "memory %s of peer" % t["limit"],
             "delta": "%s of %s" % (t["limit"], t["peer"]),
             "slab": "slab %s of %s" % (t["limit"], t["peer"])}.get(
                 t["kind"], t["kind"])

@@ -12,6 +12,11 @@ Kinds (the English of each is name() below):
             call sites)
   pages_share   ROW adds at most LIMIT of what VS (its peer unless
             given) adds over the baseline, on every page row
+  workloads_share  ROW adds at most LIMIT of what its peer adds over the
+            baseline on every workload of tables.WORKLOADS but micro
+            (instructions a op, timed in the guest under icount)
+  memory_share  ROW's memory bill (MemAvailable over the baseline,
+            data.Results.bill) at most LIMIT of its peer's, at every size
   slab      every kmalloc/kmem_cache case of ROW no more than LIMIT
             instructions over its peer's (or VS's, when given)
   page_ext  ROW allocates at most LIMIT bytes a page of page_ext
@@ -74,6 +79,12 @@ TARGETS = [
     Target("pages_share", "fork-distro-compressed", limit="1/3",
            vs="stock-distro-pointer"),
     Target("pages_within", "fork-page_ext", limit="12", stretch=True),
+    # Real workloads: the fork's page-flags form adds at most a third of
+    # what stock's compressed form adds, on every one.
+    Target("workloads_share", "fork-flags", limit="1/3"),
+    # The whole memory bill: the page-flags form costs a user no more
+    # memory than stock's compressed form, at every guest size.
+    Target("memory_share", "fork-flags", limit="1"),
     # Per-tag control costs the unflagged tags next to nothing, and a tag
     # that is off no more than profiling switched off.  The last one adds
     # what "off" must at least do: cost less than counting the same tag
@@ -115,6 +126,7 @@ TRAFFIC_SLACK = 0.005
 # Targets whose figures are instructions of the order-0 pair: when one is
 # not met, the report shows where the row's traced instructions go.
 INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share")
+# (workloads_share is in instructions too, but no trace follows a workload.)
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured"]
@@ -163,6 +175,15 @@ def name(r, t):
         return "`%s` adds at most %s of what `%s` adds over `%s` on every " \
                "page row (%s; instructions)" % (t.row, t.limit, p, o,
                                                 data.PAGE_ROWS_TEXT)
+    if t.kind == "memory_share":
+        return "`%s` costs %s the memory `%s` costs, each over its " \
+               "baseline (MemAvailable, every guest size)" % (
+                   t.row, "no more than" if t.limit == "1" else
+                   "at most %s of" % t.limit, p)
+    if t.kind == "workloads_share":
+        return "`%s` adds at most %s of what `%s` adds over `%s` on every " \
+               "workload (messaging, tmpfs files, spawn, stream, page " \
+               "faults, fork; instructions an op)" % (t.row, t.limit, p, o)
     if t.kind == "slab" and t.vs:
         if t.limit == "0":
             return "Slab paths in `%s` run no more instructions than in " \
@@ -321,6 +342,48 @@ def judge_pages_share(r, t):
     return pages_verdict(bad, missing, noisy), "; ".join(ev)
 
 
+def judge_workloads_share(r, t):
+    from .tables import WORKLOADS
+    p, o = peer(r, t), base(r, t)
+    a = absent(r, t.row, p, o)
+    if a:
+        return "not measured", a
+    f, ev, bad, noisy, missing = float(Fraction(t.limit)), [], [], [], []
+    for w, _ in WORKLOADS[1:]:
+        got = [r.perf_icount(x, w) for x in (o, t.row, p)]
+        if None in got:
+            missing.append(w)
+            continue
+        b, v, q = (float(x["ns_per_op"]) for x in got)
+        ev.append("%s +%.1f vs +%.1f" % (w, v - b, q - b))
+        spread = sum(r.perf_spread(x, w) or 0.0 for x in (o, t.row, p))
+        verdict_w = verdict((q - b) * f - (v - b), spread)
+        {"not met": bad, "within noise": noisy}.get(verdict_w, []).append(w)
+    if not ev:
+        return "not measured", "no workload figures: " + ", ".join(missing)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+
+
+def judge_memory_share(r, t):
+    p = peer(r, t)
+    a = absent(r, t.row, p)
+    if a:
+        return "not measured", a
+    f, ev, bad = Fraction(t.limit), [], []
+    for mem in r.mems():
+        v, q = r.bill(t.row, mem), r.bill(p, mem)
+        if v is None or q is None:
+            return "not measured", "no memory bill at %s MiB (boot.csv " \
+                "predates its columns)" % mem
+        label = "%d GiB" % (int(mem) // 1024)
+        ev.append("%s: %+d KiB vs %+d KiB" % (label, v["MemAvailable"],
+                                             q["MemAvailable"]))
+        if v["MemAvailable"] * f.denominator > \
+                max(q["MemAvailable"], 0) * f.numerator:
+            bad.append(label)
+    return ("not met: " + ", ".join(bad) if bad else "met"), "; ".join(ev)
+
+
 def judge_slab(r, t):
     p = peer(r, t)
     a = absent(r, t.row, p)
@@ -416,6 +479,8 @@ def judge_boot(r, t):
 
 
 JUDGES = {"share": judge_share, "within": judge_within,
+          "memory_share": judge_memory_share,
+          "workloads_share": judge_workloads_share,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "page_ext": judge_page_ext, "page_ext_share": judge_page_ext_share,

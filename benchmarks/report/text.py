@@ -345,6 +345,17 @@ def readme(r, judged, plots, stale=()):
              "tcg: host time). Meminfo read first thing in the guest "
              "command; page_ext from \"allocated N bytes of page_ext\".\n")
     s.append(md(tables.boot(r)) + "\n")
+    s.append("### The memory bill\n")
+    s.append("What each row costs in memory over its baseline, in KiB, by "
+             "the kernel's own accounting, read first thing in the guest: "
+             "`MemAvailable` is the whole bill, what a user loses; "
+             "`MemTotal` the part withheld at boot, the kernel image "
+             "(code, data, rodata and bss of the boot's `Memory:` line) "
+             "inside it; `page_ext` what the boot allocated for it; "
+             "`Percpu` and `Slab` from `/proc/meminfo`; the rest is the "
+             "bill less `MemTotal`, `page_ext`, `Percpu` and `Slab`. "
+             "Negative: the row has more than its baseline.\n")
+    s.append(md(tables.memory_bill(r)) + "\n")
     if r.bootprof_rows():
         s.append("Where each boot's instructions go, function by "
                  "function, fork row against stock peer: "

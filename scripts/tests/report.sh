@@ -73,7 +73,11 @@ cr merge "$tmp/res" "$tmp/work" r2
 want "csvrows merge micro" "$(cat "$tmp/res/micro.csv")" "$(printf '%s\n' $h '1,c,A,r1,"a,b"' '2,d,C,r2,9')"
 want "csvrows merge boot" "$(cat "$tmp/res/boot.csv")" "$(printf '%s\n' $h '1,c,A,r1,1' '2,d,C,r2,7')"
 cr current "$tmp/res" r2 C || { echo "FAIL: csvrows: r2 not current after its merge"; fail=1; }
-printf 'date,other\n' >"$tmp/work/boot.csv"
-! cr merge "$tmp/res" "$tmp/work" r2 2>/dev/null || { echo "FAIL: csvrows: merged over another header"; fail=1; }
+# A header that gains a column and loses one: the other rows take it, the
+# new column empty, the lost one gone.
+printf '%s\n' date,commit,inputs,row,y '3,e,D,r2,5' >"$tmp/work/boot.csv"
+cr merge "$tmp/res" "$tmp/work" r2 2>/dev/null || { echo "FAIL: csvrows: no merge over a new header"; fail=1; }
+want "csvrows merge, new header" "$(cat "$tmp/res/boot.csv")" \
+	"$(printf '%s\n' date,commit,inputs,row,y '1,c,A,r1,' '3,e,D,r2,5')"
 [ $fail = 0 ] && echo "report: data, targets and both matrix readers"
 exit $fail

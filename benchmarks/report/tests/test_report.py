@@ -195,6 +195,70 @@ class TargetsTest(Fixture):
             Target("share", "fork-a", "module", "1/4")])],
             ["within noise", "not met"])
 
+    def test_workloads_share(self):
+        fixture(self.d)
+        perf = []
+        # Instructions an op: off, stock-a, fork-a on two workloads; fork-a
+        # adds a quarter of stock-a's on files, half on spawn.
+        for row, files, spawn in (("off", 1000.0, 5000.0),
+                                  ("stock-a", 1400.0, 5400.0),
+                                  ("fork-a", 1100.0, 5200.0)):
+            for w, v in (("files", files), ("spawn", spawn)):
+                perf.append(dict(meta(row, "icount-1"), perf="-", rep="1",
+                                 workload=w, events="sw", ops="100",
+                                 elapsed_ns="1", ns_per_op="%.2f" % v,
+                                 task_clock_ns="1", page_faults="0",
+                                 context_switches="0"))
+        write_csv(os.path.join(self.d, "perf.csv"), META + [
+            "perf", "rep", "workload", "events", "ops", "elapsed_ns",
+            "ns_per_op", "task_clock_ns", "page_faults", "context_switches"],
+            perf)
+        r = data.Results(self.d, self.m)
+        (v, ev), = self.verdicts(r, [Target("workloads_share", "fork-a",
+                                            limit="1/3")])
+        self.assertEqual(v, "not met: spawn")
+        self.assertIn("files +100.0 vs +400.0", ev)
+
+    def test_memory_bill(self):
+        fixture(self.d)
+        r = data.Results(self.d, self.m)
+        self.assertIsNone(r.bill("fork-a", "1024"))  # no parts recorded
+        (v, _), = self.verdicts(r, [Target("memory_share", "fork-a", limit="1")])
+        self.assertEqual(v, "not measured")
+        path = os.path.join(self.d, "boot.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        # KiB over off: stock-a loses 2048 available, 512 of it Percpu and
+        # 1024 page_ext; fork-a loses 1024, all of it MemTotal (a kernel
+        # image 256 larger and 768 else).
+        parts = {"off": (900000, 1000000, 100, 200, 5000),
+                 "stock-a": (897952, 1000000, 612, 200, 5000),
+                 "fork-a": (898976, 998976, 100, 200, 5256)}
+        for x in rows:
+            avail, total, percpu, slab, kernel = parts.get(
+                x["row"], (900000, 1000000, 100, 200, 5000))
+            x.update(memavail_kb=str(avail), memtotal_kb=str(total),
+                     percpu_kb=str(percpu), slab_kb=str(slab),
+                     kernel_kb=str(kernel), reserved_kb="0")
+            if x["row"] == "stock-a":
+                x["page_ext_bytes"] = str(1024 * 1024)
+            elif x["row"] in ("off", "fork-a"):
+                x["page_ext_bytes"] = "0"
+        write_csv(path, list(rows[0]), rows)
+        r = data.Results(self.d, self.m)
+        self.assertEqual(r.bill("stock-a", "1024"), {
+            "MemAvailable": 2048, "MemTotal": 0, "kernel image": 0,
+            "Percpu": 512, "Slab": 0, "page_ext": 1024, "the rest": 512})
+        self.assertEqual(r.bill("fork-a", "1024")["MemTotal"], 1024)
+        self.assertEqual(r.bill("fork-a", "1024")["kernel image"], 256)
+        self.assertEqual(r.bill("fork-a", "1024")["the rest"], 0)
+        (v, ev), = self.verdicts(r, [Target("memory_share", "fork-a", limit="1")])
+        self.assertEqual(v, "met")
+        self.assertIn("1 GiB: +1024 KiB vs +2048 KiB", ev)
+        (v, _), = self.verdicts(r, [Target("memory_share", "fork-a",
+                                           limit="1/4")])
+        self.assertEqual(v, "not met: 1 GiB, 4 GiB")
+
     def test_within_and_names(self):
         r = self.results()
         j = targets.judge(r, [Target("within", "fork-a", "kernel", "16"),
