@@ -7,7 +7,11 @@
 # .config, else its fragment): on arm64 busybox is Debian's arm64
 # busybox-static (scripts/busybox-deb.sh), the programs are cross-compiled,
 # and the benchmark programs and perf (host binaries) are left out.
-# Environment: INITRAMFS_BENCH=1 leaves the guest tests out.
+# Environment: INITRAMFS_BENCH=1 builds a measured boot's initramfs: the
+# same files for every variant of an architecture, so that no row's boot
+# or free memory carries another's test programs.  It leaves out the guest
+# tests, the guest and selftest programs and the test modules, and builds
+# alloctop against the fork's UAPI headers for every variant.
 # Usage: scripts/mkinitramfs.sh VARIANT OUTPUT [--perf]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -35,13 +39,16 @@ cp "$busybox" "$root/bin/busybox"
 cp "$TOP/scripts/guest/init" "$root/init"
 cp -r "$TOP"/scripts/guest/. "$root/guest/"
 rm -rf "$root/guest/init" "$root"/guest/progs/*.c "$root/guest/uapi-progs"
+bench=${INITRAMFS_BENCH:-0}
 # A measured boot (INITRAMFS_BENCH=1, benchmarks/) unpacks no guest tests:
 # its figures stay comparable while the tests change.
-[ "${INITRAMFS_BENCH:-0}" != 1 ] ||
+[ "$bench" != 1 ] ||
 	rm -rf "$root/guest/tests" "$root/guest/run-tests" "$root/guest/ktap.sh"
-for prog in "$TOP"/scripts/guest/progs/*.c; do
-	"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
-done
+if [ "$bench" != 1 ]; then
+	for prog in "$TOP"/scripts/guest/progs/*.c; do
+		"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"
+	done
+fi
 # Upstream's allocinfo ioctl selftest (and the series' tag flags one),
 # when the variant's source has it:
 # built static against that tree's exported UAPI headers (made in a scratch
@@ -50,6 +57,9 @@ done
 # only when its source or the headers change.
 ksrc=""
 [ -f "$TOP/kernel/configs/$variant.config" ] && ksrc=$(variant_tree "$variant")
+# A measured boot's alloctop is the same for every variant: built against
+# the fork's headers, and nothing else of the tree's.
+[ "$bench" != 1 ] || [ -z "$ksrc" ] || ksrc=$FORK_SRC
 selftests=$ksrc/tools/testing/selftests
 ioctl_test=$selftests/alloc_tag/allocinfo_ioctl_test.c
 if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
@@ -60,8 +70,10 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 	mkdir -p "$hdr" "$BUILD/selftests/${ksrc##*/}$sfx"
 	"${hmake[@]}" O="$hdr" headers >/dev/null ||
 		die "exporting UAPI headers from $ksrc failed"
-	# Every selftest of the directory (the series adds one).
+	# Every selftest of the directory (the series adds one); none in a
+	# measured boot.
 	for test in "$selftests"/alloc_tag/*.c; do
+		[ "$bench" != 1 ] || break
 		bin=$BUILD/selftests/${ksrc##*/}$sfx/$(basename "$test" .c)
 		if [ ! -x "$bin" ] || [ "$test" -nt "$bin" ] ||
 			[ "$hdr/usr/include/linux/alloc_tag.h" -nt "$bin" ] ||
@@ -76,6 +88,7 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 	# Our own ioctl clients, against the same headers (and lib/ for
 	# test_hmm's, which it does not export).
 	for prog in "$TOP"/scripts/guest/uapi-progs/*.c; do
+		[ "$bench" != 1 ] || break
 		"$cc" -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" \
 			-I "$ksrc/lib" \
 			-o "$root/guest/progs/$(basename "$prog" .c)" "$prog" ||
@@ -90,10 +103,22 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 			die "building $FORK_SRC/tools/mm/alloctop.c failed"
 	fi
 fi
-find "$kout/extmod" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
+# The out-of-tree modules: a measured boot takes the benchmarks' only.
+mods=$kout/extmod
+if [ "$bench" = 1 ]; then
+	for m in "$TOP"/benchmarks/modules/*/; do
+		m=$(basename "$m")
+		[ ! -d "$kout/extmod/$m" ] ||
+			find "$kout/extmod/$m" -name '*.ko' -exec cp {} "$root/modules/" \;
+	done
+	mods=""
+fi
+[ -z "$mods" ] || find "$mods" -name '*.ko' -exec cp {} "$root/modules/" \; 2>/dev/null || true
 # In-tree test modules the guest tests load (built by debug.config).
 for m in lib/test_hmm.ko; do
-	[ ! -f "$kout/$m" ] || cp "$kout/$m" "$root/modules/"
+	if [ "$bench" != 1 ] && [ -f "$kout/$m" ]; then
+		cp "$kout/$m" "$root/modules/"
+	fi
 done
 # The benchmark programs and perf are host (x86_64) binaries.
 if [ "$arch" = x86_64 ]; then
