@@ -11,7 +11,8 @@
 # log is kept in $BUILD/rfc-heads/CONFIG/build-POSTING.log).  A head built
 # before on the same sources and config is not built again (rfc_key).
 # Usage: scripts/rfc/heads.sh [CONFIG...]   (RFC_HEAD=REF: the series
-# pristine..REF instead of pristine..HEAD)
+# pristine..REF instead of pristine..HEAD; RFC_POSTINGS="E F": those
+# postings' heads only)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,12 @@ if [ ${#configs[@]} = 0 ]; then
 fi
 postings=$(sed -n 's/^# posting \([A-Z]\):.*/\1/p' "$TOP/kernel/patches/series")
 [ -n "$postings" ] || die "kernel/patches/series names no posting"
+if [ -n "${RFC_POSTINGS:-}" ]; then
+	for p in $RFC_POSTINGS; do
+		echo "$postings" | grep -qx "$p" || die "RFC_POSTINGS: no posting '$p' in kernel/patches/series"
+	done
+	postings=$RFC_POSTINGS
+fi
 rfc_worktree "$tree"
 
 echo "# heads: the last patch of each posting, $(make -s -C "$KSRC" kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
