@@ -310,7 +310,8 @@ def pages_verdict(bad, missing, noisy=()):
     if bad:
         return "not met: " + "; ".join(bad)
     if noisy:
-        return "within noise: " + "; ".join(noisy)
+        return "within noise: " + "; ".join(noisy) + (
+            " (not measured: %s)" % "; ".join(missing) if missing else "")
     if missing:
         return "not measured: " + "; ".join(missing) + " (met on the rest)"
     return "met"
