@@ -6,25 +6,26 @@ MATRIX=${MATRIX:-$TOP/benchmarks/matrix.txt}
 [ -f "$MATRIX" ] || die "no matrix $MATRIX"
 MATRIX_ROWS=$(awk -v f="$MATRIX" '
 	/^[ \t]*(#|$)/ { next }
-	NF < 7 { printf "%s:%d: want ROW KERNEL REF ENABLED PEER BASE BOOT-ARGS, found %d column(s)\n",
+	NF < 8 { printf "%s:%d: want ROW KERNEL REF ENABLED PEER BASE ROLE BOOT-ARGS, found %d column(s)\n",
 		f, NR, NF > "/dev/stderr"; bad = 1; next }
 	seen[$1]++ { printf "%s:%d: row %s declared twice\n", f, NR, $1 > "/dev/stderr"; bad = 1 }
 	{ print }
 	END { exit bad }' "$MATRIX") || die "bad matrix $MATRIX"
 
-# matrix_rows: every row, one a line: ROW KERNEL REF ENABLED PEER BASE ARGS...
+# matrix_rows: every row, one a line: ROW KERNEL REF ENABLED PEER BASE ROLE ARGS...
 matrix_rows() { printf '%s\n' "$MATRIX_ROWS"; }
 
 # matrix_field ROW FIELD: one field of a row (kernel, ref, enabled, peer,
-# base or args); dies if the matrix has no such row.
+# base, role or args); dies if the matrix has no such row.
 matrix_field() {
 	local n
 	case $2 in
-	kernel) n=2 ;; ref) n=3 ;; enabled) n=4 ;; peer) n=5 ;; base) n=6 ;; args) n=7 ;;
+	kernel) n=2 ;; ref) n=3 ;; enabled) n=4 ;; peer) n=5 ;; base) n=6 ;; role) n=7 ;;
+	args) n=8 ;;
 	*) die "matrix_field: no field '$2'" ;;
 	esac
 	matrix_rows | awk -v r="$1" -v n=$n '$1 == r {
-		if (n == 7) { for (i = 1; i < 7; i++) $i = ""; sub(/^ +/, "") } else $0 = $n
+		if (n == 8) { for (i = 1; i < 8; i++) $i = ""; sub(/^ +/, "") } else $0 = $n
 		print; found = 1 } END { exit !found }' || die "no row '$1' in $MATRIX"
 }
 
@@ -97,7 +98,7 @@ row_inputs() {
 	kernel=$(matrix_field "$1" kernel)
 	{
 		kernel_inputs "$kernel"
-		matrix_rows | awk -v r="$1" '$1 == r { $5 = $6 = ""; print }'
+		matrix_rows | awk -v r="$1" '$1 == r { $5 = $6 = $7 = ""; print }'
 	} | sha256sum | cut -c1-16
 }
 

@@ -11,14 +11,9 @@ from . import data
 
 # Each row's part in its form's group, in the table's order: "stock", a
 # posting head (the series up to the end of that posting), "bootnum"
-# beside the fork, and "fork" (the whole series).
+# beside the fork, and "fork" (the whole series).  Which row plays which
+# part is the matrix's ROLE column.
 ROLES = ("stock", "A", "B", "C", "D", "bootnum", "fork")
-GROUPS = [{"stock": "stock-compressed", "A": "stock-fixes-compressed",
-           "B": "posting-B-compressed", "C": "posting-C-compressed",
-           "D": "fork-flags-pretag", "bootnum": "fork-bootnum-flags",
-           "fork": "fork-flags"},
-          {"stock": "stock-pointer", "A": "stock-fixes-pointer",
-           "B": "posting-B-pointer", "fork": "fork-pointer"}]
 PAGE_COLUMNS = [("order 0, module site", data.MODULE_SITE),
                 ("order 0, kernel site", data.KERNEL_SITE),
                 ("order 1", ("page", "1", "hot")),
@@ -44,18 +39,23 @@ BUILD_CHECKS = {
 BEFORE_INDEX = ("A", "B", "C")
 
 
-def fixes_rows():
+def fixes_rows(matrix):
     """The rows of stock with postings that need no index: a measure of
     the fork's gain, not the fork, so no fork target judges them."""
-    return {g[x] for g in GROUPS for x in BEFORE_INDEX if x in g}
+    return {g[x] for g in matrix.roles().values() for x in BEFORE_INDEX
+            if x in g}
 
 
 def groups(r):
     """The groups, each cut to the rows the matrix has, as (role, row) in
     ROLES' order; a group needs its stock and fork rows."""
     out = []
-    for g in GROUPS:
-        have = [(x, g[x]) for x in ROLES if x in g and g[x] in r.matrix]
+    for g in r.matrix.roles().values():
+        unknown = set(g) - set(ROLES)
+        if unknown:
+            raise data.DataError("%s: ROLE part %s is none of %s" % (
+                r.matrix.path, ", ".join(sorted(unknown)), ", ".join(ROLES)))
+        have = [(x, g[x]) for x in ROLES if x in g]
         if {"stock", "fork"} <= {x for x, _ in have}:
             out.append(have)
     return out
@@ -75,7 +75,7 @@ def header(r):
 
 
 def cells(r):
-    """Rows of cells (strings), one a matrix row, in GROUPS' order."""
+    """Rows of cells (strings), one a matrix row, in the groups' order."""
     out = []
     for g in groups(r):
         stock = dict(g)["stock"]

@@ -1,7 +1,8 @@
 """benchmarks/matrix.txt: the one Python reader of the matrix (the shell one
-is benchmarks/lib.sh).  Columns: ROW KERNEL REF ENABLED PEER BASE BOOT-ARGS;
-"-" is none, and BOOT-ARGS is the rest of the line."""
+is benchmarks/lib.sh).  Columns: ROW KERNEL REF ENABLED PEER BASE ROLE
+BOOT-ARGS; "-" is none, and BOOT-ARGS is the rest of the line."""
 import os
+import re
 from typing import NamedTuple
 
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -19,6 +20,7 @@ class Row(NamedTuple):
     enabled: str
     peer: str
     base: str
+    role: str
     args: str
 
     @property
@@ -61,6 +63,16 @@ class Matrix:
         """The rows taken over base, base first, in matrix order."""
         return [r for r in self.rows.values() if r.baseline == base]
 
+    def roles(self):
+        """{form: {part: row}} of the rows with a ROLE, forms and parts in
+        matrix order."""
+        out = {}
+        for r in self.rows.values():
+            if r.role != "-":
+                form, part = r.role.split("/")
+                out.setdefault(form, {})[part] = r.name
+        return out
+
     def pairs(self):
         """(row, peer) for every row that names a stock peer."""
         return [(r.name, r.peer) for r in self.rows.values() if r.peer != "-"]
@@ -72,10 +84,12 @@ def parse(text, path="matrix"):
         w = line.split()
         if not w or w[0].startswith("#"):
             continue
-        if len(w) < 7:
+        if len(w) < 8:
             raise MatrixError("%s:%d: want ROW KERNEL REF ENABLED PEER BASE "
-                              "BOOT-ARGS, found %d column(s)" % (path, no, len(w)))
-        rows.append(Row(*w[:6], " ".join(w[6:])))
+                              "ROLE BOOT-ARGS, found %d column(s)" % (path, no, len(w)))
+        if w[6] != "-" and not re.fullmatch(r"[\w-]+/[\w-]+", w[6]):
+            raise MatrixError("%s:%d: ROLE %s is not FORM/PART" % (path, no, w[6]))
+        rows.append(Row(*w[:7], " ".join(w[7:])))
     return Matrix(rows, path)
 
 

@@ -30,7 +30,7 @@ Kinds (the English of each is name() below):
             call sites (LIMIT 0: no more than VS)
   boot      every row with a peer reaches /init in no more instructions than
             its peer (icount), at every guest size; row "*".  The rows of
-            stock with postings that need no index (attribution.BEFORE_INDEX)
+            stock with postings that need no index (ROLE parts A to C)
             are listed, not judged: they are not the fork, only a measure
             of where its gain comes from
 """
@@ -461,7 +461,7 @@ def judge_traffic(r, t):
 
 def judge_boot(r, t):
     ev, bad = [], []
-    unjudged = attribution.fixes_rows()
+    unjudged = attribution.fixes_rows(r.matrix)
     for mem in r.mems():
         for row, p in r.matrix.pairs():
             a, b = r.boot_icount(row, mem), r.boot_icount(p, mem)

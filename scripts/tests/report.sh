@@ -19,6 +19,7 @@ want "group off" "$(matrix_group off | tr '\n' ' ')" "off stock-a fork-a fork-b 
 want "kernel" "$(matrix_field fork-other kernel)" "fork-other"
 want "args" "$(matrix_field fork-other args)" "a=1 b=2"
 want "no args" "$(matrix_field off args)" "-"
+want "no role" "$(matrix_field fork-a role)" "-"
 if (matrix_field nope kernel) 2>/dev/null; then echo "FAIL: an unknown row was found"; fail=1; fi
 printf 'off off none -\n' >"${TMPDIR:-/tmp}/bad-matrix.$$"
 if (MATRIX=${TMPDIR:-/tmp}/bad-matrix.$$ && . benchmarks/lib.sh) 2>/dev/null; then

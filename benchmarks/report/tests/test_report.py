@@ -46,6 +46,12 @@ INIT = {"off": 100, "stock-a": 200, "fork-a": 190, "fork-b": 201,
         "other": 100, "fork-other": 150}
 
 
+def roles(*groups):
+    """Patch the matrix's ROLE column: each group a {part: row} dict."""
+    return mock.patch.object(matrix.Matrix, "roles", lambda self: {
+        "form%d" % i: g for i, g in enumerate(groups)})
+
+
 def fixture(d, rows=tuple(PAIRS), second_run=None):
     """Bench CSVs for rows; second_run(row, fields) may alter run 2."""
     micro, boot, cache = [], [], []
@@ -124,9 +130,12 @@ class MatrixTest(Fixture):
         with self.assertRaisesRegex(matrix.MatrixError, r"m\.txt:2: want"):
             matrix.parse("# c\noff off none -\n", "m.txt")
         with self.assertRaisesRegex(matrix.MatrixError, "names nope"):
-            matrix.parse("off off none - nope - -\n", "m.txt")
+            matrix.parse("off off none - nope - - -\n", "m.txt")
         with self.assertRaisesRegex(matrix.MatrixError, "twice"):
-            matrix.parse("off off none - - - -\noff off none - - - -\n")
+            matrix.parse("off off none - - - - -\noff off none - - - - -\n")
+        with self.assertRaisesRegex(matrix.MatrixError, "m.txt:1: ROLE x is "
+                                    "not FORM/PART"):
+            matrix.parse("off off none - - - x -\n", "m.txt")
 
 
 class DataTest(Fixture):
@@ -345,8 +354,7 @@ class TargetsTest(Fixture):
         self.assertEqual(v, "not met: fork-b at 1 GiB, fork-b at 4 GiB")
         self.assertIn("fork-a vs stock-a 1 GiB -10 (-5.00%)", ev)
         # A row of stock with postings that need no index is listed, not judged.
-        with mock.patch.object(attribution, "GROUPS",
-                               [{"stock": "stock-a", "A": "fork-b"}]):
+        with roles({"stock": "stock-a", "A": "fork-b"}):
             (v, ev), = self.verdicts(r, [Target("boot")])
         self.assertEqual(v, "met")
         self.assertIn("fork-b vs stock-a 1 GiB +1 (+0.50%) (not judged: "
@@ -374,9 +382,8 @@ class TargetsTest(Fixture):
 class AttributionTest(Fixture):
     def test_cells(self):
         r = self.results()
-        groups = [{"stock": "stock-a", "A": "fork-b", "fork": "fork-a"},
-                  {"stock": "stock-a", "fork": "absent"}]
-        with mock.patch.object(attribution, "GROUPS", groups), \
+        with roles({"stock": "stock-a", "A": "fork-b", "fork": "fork-a"},
+                   {"stock": "stock-a", "A": "fork-b"}), \
                 mock.patch.dict(attribution.BUILD_CHECKS, {"fork": "link"}):
             self.assertEqual(attribution.groups(r), [
                 [("stock", "stock-a"), ("A", "fork-b"),
@@ -398,17 +405,16 @@ class AttributionTest(Fixture):
 
     def test_not_measured(self):
         r = self.results(rows=("off", "stock-a", "fork-a"))
-        groups = [{"stock": "stock-a", "A": "fork-b", "fork": "fork-a"}]
-        with mock.patch.object(attribution, "GROUPS", groups):
+        with roles({"stock": "stock-a", "A": "fork-b", "fork": "fork-a"}):
             self.assertFalse(attribution.measured(r))
 
     def test_findings(self):
         m = matrix.parse(
-            "off o none - - - -\n"
-            "s k flags 1 - off -\n"
-            "f k flags 1 s off -\n"
-            "b k flags 1 s off -\n"
-            "k k flags 1 s off -\n")
+            "off o none - - - - -\n"
+            "s k flags 1 - off x/stock -\n"
+            "f k flags 1 s off x/A -\n"
+            "b k flags 1 s off x/bootnum -\n"
+            "k k flags 1 s off x/fork -\n")
         ins = {"off": 600.0, "s": 900.0, "f": 850.0, "b": 660.2, "k": 660.0}
         init = {"s": 100000, "f": 100000, "b": 99990, "k": 99980}
 
@@ -420,9 +426,7 @@ class AttributionTest(Fixture):
 
             def boot_icount(self, row, mem):
                 return {"init_ns": str(init[row])} if row in init else None
-        groups = [{"stock": "s", "A": "f", "bootnum": "b", "fork": "k"}]
-        with mock.patch.object(attribution, "GROUPS", groups):
-            got = attribution.findings(R())
+        got = attribution.findings(R())
         self.assertEqual(len(got), 2)
         self.assertIn("adds 300.0 instructions over `off`", got[0])
         self.assertIn("take 50.0 of them off (17%), the rest of the "
@@ -430,9 +434,8 @@ class AttributionTest(Fixture):
         self.assertIn("by +0.2 instructions and the boot to `/init` by "
                       "+10 (+0.010%): link time is not about speed", got[1])
         init["b"] = 100980
-        with mock.patch.object(attribution, "GROUPS", groups):
-            self.assertIn("worth that much in speed",
-                          attribution.findings(R())[1])
+        self.assertIn("worth that much in speed",
+                      attribution.findings(R())[1])
 
 
 class HostLoadTest(Fixture):
