@@ -5,6 +5,7 @@
 #   make test-stock   make test with stock 7.3 booted beside the fork, as the reference
 #   make bench, make trace, make bootprof, make survey, make capture   the measuring parts of 'make results'
 #   make report    every table, plot and README of results/ from its raw data (last in 'make results')
+#   make rfc       each posting of the series into results/rfc/X/, every patch and head built
 #
 # Options: VARIANTS="stock-distro fork fork-distro"  CACHE=~/.cache/alloctag-fork  BUILD=$CACHE/build
 #          JOBS=N  and for 'make boot': VARIANT= MEM= SMP= ACCEL= ICOUNT=1 CMD=
@@ -28,7 +29,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \?//'
+	@sed -n '2,11p' Makefile | sed 's/^# \?//'
 
 deps:
 	@scripts/deps.sh build qemu
