@@ -120,6 +120,11 @@ posting_end() {
 		END { if (!last) exit 1; print last }' "${2:-${SERIES_DIR:-$TOP/kernel/patches}/series}"
 }
 
+# postings [SERIES]: the letters of the postings, in order.
+postings() {
+	sed -n 's/^# posting \([A-Z]\):.*/\1/p' "${1:-${SERIES_DIR:-$TOP/kernel/patches}/series}"
+}
+
 # posting_commit LETTER: the fork's commit at the head of posting LETTER.
 posting_commit() {
 	local n c
@@ -128,9 +133,6 @@ posting_commit() {
 	[ -n "$c" ] || die "the series in $FORK_SRC has fewer than $n patches (posting $1)"
 	echo "$c"
 }
-
-# The head of the fixes posting: stock 7.3 with the upstream fixes only.
-fixes_commit() { posting_commit "$FIXES_POSTING"; }
 
 # worktree_at DIR REV: DIR, a worktree of the fork's repository, checked
 # out at REV (made when missing; local changes are dropped).
@@ -144,32 +146,14 @@ worktree_at() {
 	fi
 }
 
-fixes_tree() {
-	local want
-	want=$(fixes_commit)
-	[ "$(git -C "$FIXES_SRC" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
-	log "checking out stock with the series' fixes in $FIXES_SRC"
-	worktree_at "$FIXES_SRC" "$want"
-}
-
-# The head of the posting before per-tag control.
-pretag_commit() { posting_commit "$PRETAG_POSTING"; }
-
-pretag_tree() {
-	local want
-	want=$(pretag_commit)
-	[ "$(git -C "$PRETAG_SRC" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
-	log "checking out the series before per-tag control in $PRETAG_SRC"
-	worktree_at "$PRETAG_SRC" "$want"
-}
-
-# posting_tree X: the fork at the head of posting X, in $BUILD/posting-X.
+# posting_tree X DIR: DIR, a worktree of the fork at the head of posting X
+# (checked out only when it is elsewhere).
 posting_tree() {
 	local want
 	want=$(posting_commit "$1")
-	[ "$(git -C "$BUILD/posting-$1" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
-	log "checking out the series up to posting $1 in $BUILD/posting-$1"
-	worktree_at "$BUILD/posting-$1" "$want"
+	[ "$(git -C "$2" rev-parse HEAD 2>/dev/null)" = "$want" ] && return
+	log "checking out the series up to posting $1 in $2"
+	worktree_at "$2" "$want"
 }
 
 # The series with a benchmark's own patch on top, in a worktree: rebuilt
@@ -198,10 +182,10 @@ prepare_tree() {
 	local t
 	t=$(variant_tree "$1")
 	case $t in
-	"$FIXES_SRC") fixes_tree ;;
+	"$FIXES_SRC") posting_tree "$FIXES_POSTING" "$t" ;;
 	"$BOOTNUM_SRC") bootnum_tree ;;
-	"$PRETAG_SRC") pretag_tree ;;
-	"$BUILD"/posting-[A-Z]) posting_tree "${t##*/posting-}" ;;
+	"$PRETAG_SRC") posting_tree "$PRETAG_POSTING" "$t" ;;
+	"$BUILD"/posting-[A-Z]) posting_tree "${t##*/posting-}" "$t" ;;
 	esac
 }
 

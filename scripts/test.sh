@@ -240,7 +240,7 @@ run_test "benchmarks/kernel/number-tags-at-boot.patch applies on the series" \
 	git -C "$FORK_SRC" apply --check "$TOP/benchmarks/kernel/number-tags-at-boot.patch"
 # ... and the attribution rows' trees from the heads of postings (in a
 # subshell: lib.sh's die exits).
-postings_found() ( fixes_commit >/dev/null && pretag_commit >/dev/null )
+postings_found() ( posting_commit "$FIXES_POSTING" >/dev/null && posting_commit "$PRETAG_POSTING" >/dev/null )
 run_test "kernel/patches/series names postings $FIXES_POSTING and $PRETAG_POSTING, in the series" postings_found
 
 # boot_tests NAME:VARIANT:FORM[:ARGS] [TEST...]: boot the x86_64 VARIANT

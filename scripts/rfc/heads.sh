@@ -25,7 +25,7 @@ if [ ${#configs[@]} = 0 ]; then
 		[ "$f" = x86_64.config ] || configs+=("${f%.config}")
 	done
 fi
-postings=$(sed -n 's/^# posting \([A-Z]\):.*/\1/p' "$TOP/kernel/patches/series")
+postings=$(postings)
 [ -n "$postings" ] || die "kernel/patches/series names no posting"
 if [ -n "${RFC_POSTINGS:-}" ]; then
 	for p in $RFC_POSTINGS; do

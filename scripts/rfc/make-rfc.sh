@@ -45,7 +45,7 @@ out=$TOP/results/rfc
 export PATH=/usr/bin:$PATH
 head=$(git -C "$KSRC" rev-parse HEAD)
 mapfile -t commits < <(git -C "$KSRC" rev-list --reverse pristine..HEAD)
-postings=$(sed -n 's/^# posting \([A-Z]\):.*/\1/p' "$TOP/kernel/patches/series")
+postings=$(postings)
 [ -n "$postings" ] || die "kernel/patches/series names no posting"
 export RFC_KVER RFC_DEBVER RFC_SERIES=$KSERIES
 RFC_KVER=$(make -s -C "$KSRC" kernelversion)
