@@ -38,7 +38,7 @@ fi
 ARM64_BOOTS=${ARM64_BOOTS-arm64-pointer:fork-arm64:pointer
 	arm64-flags:fork-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
 CROSS_BUILDS=${CROSS_BUILDS-fork-i386}
-COMPILE_CHECKS=${COMPILE_CHECKS-fork-nomodules}
+COMPILE_CHECKS=${COMPILE_CHECKS-fork-nomodules fork-noprof}
 arm64_variants=$(for b in $ARM64_BOOTS; do IFS=: read -r _ v _ <<<"$b"; echo "$v"; done |
 	awk '!seen[$0]++')
 # The guests run their vCPUs on one host thread.  Under QEMU 7.2's
