@@ -9,7 +9,8 @@
 # guest-ARCH.config (i386) is built, never booted: its variant fragment
 # stands alone over that architecture's tinyconfig.  A fragment with a
 # "# build: TARGET..." line is a compile check: only those kbuild targets
-# (objects, directories) are built, with no image and no modules.
+# (objects, directories) are built, with no image and no modules.  A variant
+# never booted builds vmlinux, not an image.
 # Usage: scripts/build-kernel.sh VARIANT
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +28,9 @@ mapfile -t frags <<<"$fl"
 arch=$(frag_arch "$frag")
 cross=$(cross_prefix "$arch")
 image=$(kernel_image "$arch")
+# A variant that is never booted needs vmlinux (for the tag map and
+# link-tags' checks) and its modules, not a compressed image.
+[ -f "$TOP/kernel/configs/guest-$arch.config" ] || image=vmlinux
 out=$BUILD/kernel-$variant
 mkdir -p "$out"
 
