@@ -15,6 +15,22 @@
  *                       which frees the tail pages at once and leaves the
  *                       first page held (alloctest_shared)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
+ *   kmalloccg SIZE COUNT  the same, charged to the writer's memory cgroup
+ *                       (alloctest_accounted)
+ *   cache COUNT         COUNT objects of the module's own cache, freed with
+ *                       kmem_cache_free() (alloctest_cache_alloc)
+ *   inobj COUNT         the same from a cache whose objects have room for
+ *                       their slab extension in their padding (40 bytes
+ *                       aligned to 64, never merged)
+ *   cachebulk COUNT     COUNT objects of the module's cache at once, with
+ *                       kmem_cache_alloc_bulk(), freed with
+ *                       kmem_cache_free_bulk() (alloctest_cache_bulk)
+ *   krealloc SIZE NEW   kmalloc() SIZE bytes and krealloc() them to NEW,
+ *                       in place or moved (alloctest_krealloc)
+ *   kfreercu COUNT      COUNT 64-byte objects of a cache of their own,
+ *                       each kfree_rcu()ed at once (alloctest_kfree_rcu)
+ *   rcuflush            destroy that cache, which waits for its objects'
+ *                       kfree_rcu() to free them, and make it again
  *   percpu SIZE COUNT   allocate COUNT per-cpu areas of SIZE
  *                       (alloctest_percpu)
  *   vmalloc PAGES COUNT vmalloc() COUNT areas of PAGES pages
@@ -57,6 +73,17 @@ static void __percpu *held_pcpu[ALLOCTEST_MAX];
 static unsigned int nr_pcpu;
 static void *held_vm[ALLOCTEST_MAX];
 static unsigned int nr_vm;
+static struct kmem_cache *alloctest_cachep, *alloctest_inobj_cachep;
+static struct kmem_cache *alloctest_rcu_cachep;
+struct held_cache_obj {
+	struct kmem_cache *cache;
+	void *obj;
+};
+
+static struct held_cache_obj held_cobjs[ALLOCTEST_MAX];
+static unsigned int nr_cobjs;
+static void *held_bulk[ALLOCTEST_MAX];
+static unsigned int nr_bulk;
 static struct dentry *alloctest_dir;
 
 /* The page call site: its tag is what the tests look for. */
@@ -169,6 +196,115 @@ static int alloctest_kmalloc(size_t size, unsigned int count)
 	return 0;
 }
 
+/* The accounted slab call site: objects with an objcg pointer. */
+static int alloctest_accounted(size_t size, unsigned int count)
+{
+	void *obj;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE ||
+	    count > ALLOCTEST_MAX - nr_objs)
+		return -EINVAL;
+	while (count--) {
+		obj = kmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!obj)
+			return -ENOMEM;
+		held_objs[nr_objs++] = obj;
+	}
+	return 0;
+}
+
+/* The kmem_cache_alloc() call site, of either of the module's caches. */
+static int alloctest_cache_alloc(struct kmem_cache *cache, unsigned int count)
+{
+	void *obj;
+
+	if (count > ALLOCTEST_MAX - nr_cobjs)
+		return -EINVAL;
+	while (count--) {
+		obj = kmem_cache_alloc(cache, GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		held_cobjs[nr_cobjs].cache = cache;
+		held_cobjs[nr_cobjs++].obj = obj;
+	}
+	return 0;
+}
+
+/* The bulk call site: one tag for every object of the batch. */
+static int alloctest_cache_bulk(unsigned int count)
+{
+	if (!count || count > ALLOCTEST_MAX - nr_bulk)
+		return -EINVAL;
+	/* All of them or none */
+	if (!kmem_cache_alloc_bulk(alloctest_cachep, GFP_KERNEL, count,
+				   &held_bulk[nr_bulk]))
+		return -ENOMEM;
+	nr_bulk += count;
+	return 0;
+}
+
+/*
+ * kmalloc() then krealloc(): an object that fits stays where it is, with
+ * the first call site's tag; one that does not moves to an object counted
+ * at the second, and the first is uncounted.
+ */
+static int alloctest_krealloc(size_t size, size_t new_size)
+{
+	void *obj, *moved;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE || !new_size ||
+	    new_size > KMALLOC_MAX_CACHE_SIZE || nr_objs >= ALLOCTEST_MAX)
+		return -EINVAL;
+	obj = kmalloc(size, GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+	moved = krealloc(obj, new_size, GFP_KERNEL);
+	if (!moved) {
+		kfree(obj);
+		return -ENOMEM;
+	}
+	held_objs[nr_objs++] = moved;
+	return 0;
+}
+
+struct alloctest_rcu_obj {
+	struct rcu_head rcu;
+	char data[64 - sizeof(struct rcu_head)];
+};
+
+/*
+ * Freed after a grace period, in batches, by kfree_rcu()'s machinery, which
+ * may hold them until its batch fills: rcuflush frees what it holds.
+ */
+static int alloctest_kfree_rcu(unsigned int count)
+{
+	struct alloctest_rcu_obj *obj;
+
+	if (count > ALLOCTEST_MAX || !alloctest_rcu_cachep)
+		return -EINVAL;
+	while (count--) {
+		obj = kmem_cache_alloc(alloctest_rcu_cachep, GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		kfree_rcu(obj, rcu);
+	}
+	return 0;
+}
+
+static struct kmem_cache *alloctest_rcu_cache_create(void)
+{
+	return kmem_cache_create("alloctest_rcu", sizeof(struct alloctest_rcu_obj),
+				 NULL, SLAB_NO_MERGE);
+}
+
+/* kmem_cache_destroy() waits for the cache's kfree_rcu() objects */
+static int alloctest_rcu_flush(void)
+{
+	kmem_cache_destroy(alloctest_rcu_cachep);
+	alloctest_rcu_cachep = alloctest_rcu_cache_create();
+	return alloctest_rcu_cachep ? 0 : -ENOMEM;
+}
+
 /* The per-cpu call site. */
 static int alloctest_percpu(size_t size, unsigned int count)
 {
@@ -276,6 +412,13 @@ static void alloctest_free_all(void)
 	}
 	while (nr_objs)
 		kfree(held_objs[--nr_objs]);
+	while (nr_cobjs) {
+		nr_cobjs--;
+		kmem_cache_free(held_cobjs[nr_cobjs].cache, held_cobjs[nr_cobjs].obj);
+	}
+	if (nr_bulk)
+		kmem_cache_free_bulk(alloctest_cachep, nr_bulk, held_bulk);
+	nr_bulk = 0;
 	while (nr_pcpu)
 		free_percpu(held_pcpu[--nr_pcpu]);
 	while (nr_vm)
@@ -307,6 +450,20 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_shared(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
+	} else if (n == 3 && !strcmp(cmd, "kmalloccg")) {
+		ret = alloctest_accounted(a, b);
+	} else if (n == 2 && !strcmp(cmd, "cache")) {
+		ret = alloctest_cache_alloc(alloctest_cachep, a);
+	} else if (n == 2 && !strcmp(cmd, "inobj")) {
+		ret = alloctest_cache_alloc(alloctest_inobj_cachep, a);
+	} else if (n == 2 && !strcmp(cmd, "cachebulk")) {
+		ret = alloctest_cache_bulk(a);
+	} else if (n == 3 && !strcmp(cmd, "krealloc")) {
+		ret = alloctest_krealloc(a, b);
+	} else if (n == 2 && !strcmp(cmd, "kfreercu")) {
+		ret = alloctest_kfree_rcu(a);
+	} else if (n == 1 && !strcmp(cmd, "rcuflush")) {
+		ret = alloctest_rcu_flush();
 	} else if (n == 3 && !strcmp(cmd, "percpu")) {
 		ret = alloctest_percpu(a, b);
 	} else if (n == 3 && !strcmp(cmd, "vmalloc")) {
@@ -334,7 +491,7 @@ static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
 
 	mutex_lock(&alloctest_lock);
 	n = scnprintf(buf, sizeof(buf), "pages %u objects %u\n", nr_pages,
-		      nr_objs);
+		      nr_objs + nr_cobjs + nr_bulk);
 	mutex_unlock(&alloctest_lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
@@ -347,6 +504,19 @@ static const struct file_operations ctl_fops = {
 
 static int __init alloctest_init(void)
 {
+	struct kmem_cache_args inobj_args = { .align = 64 };
+
+	alloctest_cachep = kmem_cache_create("alloctest", 96, NULL, 0);
+	/* Unmergeable, with 24 bytes of padding an object */
+	alloctest_inobj_cachep = kmem_cache_create("alloctest_inobj", 40,
+						   &inobj_args, SLAB_NO_MERGE);
+	alloctest_rcu_cachep = alloctest_rcu_cache_create();
+	if (!alloctest_cachep || !alloctest_inobj_cachep || !alloctest_rcu_cachep) {
+		kmem_cache_destroy(alloctest_cachep);
+		kmem_cache_destroy(alloctest_inobj_cachep);
+		kmem_cache_destroy(alloctest_rcu_cachep);
+		return -ENOMEM;
+	}
 	alloctest_dir = debugfs_create_dir("alloctest", NULL);
 	debugfs_create_file("ctl", 0600, alloctest_dir, NULL, &ctl_fops);
 	return 0;
@@ -356,6 +526,9 @@ static void __exit alloctest_exit(void)
 {
 	debugfs_remove_recursive(alloctest_dir);
 	alloctest_free_all();
+	kmem_cache_destroy(alloctest_cachep);
+	kmem_cache_destroy(alloctest_inobj_cachep);
+	kmem_cache_destroy(alloctest_rcu_cachep);
 }
 
 module_init(alloctest_init);
