@@ -21,6 +21,8 @@ MODULE_SITE = ("page", "0", "hot")
 KERNEL_SITE = ("kpage", "0", "hot")
 WORKING_SET = ("page", "0", "ws")
 SITES = {"module": MODULE_SITE, "kernel": KERNEL_SITE}
+# One kmalloc(64) and kfree() pair.
+KMALLOC_SITE = ("kmalloc", "64", "hot")
 # Every page row of the microbenchmark: each page order, the batch, bulk
 # allocation, vmalloc() (bulk allocation and release), and the working
 # set, at both call sites where measured.

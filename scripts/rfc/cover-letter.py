@@ -116,6 +116,23 @@ def pairs(res, _checks, *args):
                   "page_ext/GiB"], out)
 
 
+def slab(res, _checks, *args):
+    """kmalloc(64) pair instructions per row, over the first row, and the
+    Slab memory after boot at the smallest guest size."""
+    rows = labelled(args)
+    mem = need(res.mems() or None, "boot.csv")[0]
+    b = need(res.micro_icount(rows[0][0], data.KMALLOC_SITE), rows[0][0])
+    out = []
+    for r, label in rows:
+        v = need(res.micro_icount(r, data.KMALLOC_SITE), r)
+        boot = need(res.boot_icount(r, mem), "boot of " + r)
+        out.append([label, "%.1f" % v, "" if r == rows[0][0] else
+                    "%+.1f (%+.1f%%)" % (v - b, 100 * (v - b) / b),
+                    need(boot.get("slab_kb") or None, "slab_kb of " + r)])
+    return table(["kernel", "kmalloc(64) pair", "over " + rows[0][1],
+                  "Slab kB at boot"], out)
+
+
 def sites(res, _checks, *args):
     """Order-0 pairs at the module's call site and a kernel one."""
     out = [[label] + ["%.1f" % need(res.micro_icount(r, data.SITES[s]), r)
@@ -181,7 +198,7 @@ def checks(_res, chk):
            "FAILED: " + ", ".join(bad), cfgs, chk["checkpatch"]))
 
 
-BLOCKS = {"method": method, "pairs": pairs, "sites": sites,
+BLOCKS = {"method": method, "pairs": pairs, "slab": slab, "sites": sites,
           "capture": capture_cost, "budget": budget, "tags": tags,
           "checks": checks}
 

@@ -1,10 +1,10 @@
 # A module whose tags find no index (the debug limit on module indexes,
 # debugfs alloc_tag/module_idx_limit, forces it): its pages carry the
-# overflow line's index and are counted there, its slab objects keep its
-# own lines, and each of its tags keeps flags of its own.  Unloaded with a
-# live page and a live object, both freed later: every count goes back to
-# where it was, no line goes negative and the module's range of the tag
-# area is given back.
+# overflow line's index and are counted there, and so do its slab objects;
+# each of its tags keeps flags of its own.  Unloaded with a live page and a
+# live object, both freed later: every count goes back to where it was, no
+# line goes negative, and the module's range of the tag area is given back
+# at once, since none of its own lines holds anything.
 set -eu
 . /guest/ktap.sh
 [ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
@@ -32,11 +32,11 @@ check "dmesg names the module that overflowed" \
 	sh -c "dmesg | grep -q 'alloctest: no room for .* allocation tag indexes'"
 echo "pages 0 3" >$ctl
 echo "kmalloc 128 5" >$ctl
-check_eq "its pages count on the overflow line" "$(add "$before" "12288 3")" \
-	"$(tag_counters $overflow)"
+check_eq "its pages and objects count on the overflow line" \
+	"$(add "$before" "$((12288 + 640)) 8")" "$(tag_counters $overflow)"
 check_eq "and not on its own page line" "0 0" \
 	"$(tag_counters "[alloctest] func:alloctest_pages")"
-check_eq "its objects count on its own line" "640 5" \
+check_eq "nor on its own object line" "0 0" \
 	"$(tag_counters "[alloctest] func:alloctest_kmalloc")"
 check "hand the pages and objects to tagkeep" sh -c "echo stash >$ctl"
 # Its tags share the overflow line's index, not their flags.
@@ -46,19 +46,19 @@ check_eq "that line alone says counted:no" "func:alloctest_kmalloc" \
 	"$({ lines; grep -F $overflow /proc/allocinfo; } | grep ' counted:no' | grep -o 'func:[a-z_]*')"
 echo "pages 0 1" >$ctl
 echo "kmalloc 128 2" >$ctl
-check_eq "its other page line still counts on the overflow line" "$(add "$before" "16384 4")" \
-	"$(tag_counters $overflow)"
-check_eq "and the line that is off does not count" "640 5" \
+check_eq "its other page line still counts on the overflow line, the line that is off not" \
+	"$(add "$before" "$((16384 + 640)) 9")" "$(tag_counters $overflow)"
+check_eq "and the line that is off holds nothing of its own" "0 0" \
 	"$(tag_counters "[alloctest] func:alloctest_kmalloc")"
 echo free >$ctl
 check_eq "alloctop -C off on it: one site" "alloctop: 1 site(s) changed" \
 	"$($at -C off -m alloctest -f alloctest_kmalloc 2>&1)"
 check "unload alloctest with a live page and object" rmmod alloctest
-check_eq "its object line stays, marked unloaded:yes" "640 5" \
-	"$(tag_counters "[alloctest] func:alloctest_kmalloc unloaded:yes")"
-check_eq "the overflow line still holds its pages" "$(add "$before" "12288 3")" \
-	"$(tag_counters $overflow)"
-check_eq "its range of the tag area is kept" 1 "$(grep -c ' unloaded$' $dbg/module_area || true)"
+check_eq "no line of its own stays" 0 "$(lines | wc -l)"
+check_eq "the overflow line still holds its pages and objects" \
+	"$(add "$before" "$((12288 + 640)) 8")" "$(tag_counters $overflow)"
+check_eq "its range of the tag area is given back" 0 \
+	"$(grep -c ' unloaded$' $dbg/module_area || true)"
 check "free the pages and objects from tagkeep" sh -c "echo free >$keep"
 check_eq "the overflow line is back where it was" "$before" "$(tag_counters $overflow)"
 check_eq "no alloctest line left" 0 "$(lines | wc -l)"
