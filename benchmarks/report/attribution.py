@@ -80,11 +80,12 @@ def cells(r):
     for g in groups(r):
         stock = dict(g)["stock"]
         stock_boot = r.boot_icount(stock, BOOT_MIB)
+        # One fixed point for every posting head: stock's baseline
+        base = r.matrix[stock].baseline
         for role, row in g:
-            m = r.matrix[row]
             line = [row]
             for _, key in PAGE_COLUMNS:
-                b, v = r.micro_icount(m.baseline, key), r.micro_icount(row, key)
+                b, v = r.micro_icount(base, key), r.micro_icount(row, key)
                 line.append("not measured" if None in (b, v) else
                             "%+.1f (%+.1f%%)" % (v - b, (v - b) * 100.0 / b))
             boot = r.boot_icount(row, BOOT_MIB)

@@ -105,13 +105,13 @@ class Results:
     def rows(self):
         """Measured rows of the main tables: those over the main baseline."""
         return [r for r in self.measured()
-                if self.matrix[r].baseline == self.matrix.main]
+                if self.matrix.family(r) == self.matrix.main]
 
     @property
     def other_rows(self):
         """Measured rows over another baseline (the distro rows)."""
         return [r for r in self.measured()
-                if self.matrix[r].baseline != self.matrix.main]
+                if self.matrix.family(r) != self.matrix.main]
 
     def skip_reason(self, row, default="no data"):
         for s in self.skipped:

@@ -63,6 +63,18 @@ class Matrix:
         """The rows taken over base, base first, in matrix order."""
         return [r for r in self.rows.values() if r.baseline == base]
 
+    def family(self, name):
+        """The stock baseline a row's table is kept by: its baseline, or,
+        for a baseline of another tree, the stock one it names as its PEER
+        (the fork's tree with profiling off beside stock's), so that each
+        row is taken over its own tree and still shares a table."""
+        b = self[self[name].baseline]
+        return b.peer if b.peer != "-" else b.name
+
+    def kin(self, base):
+        """The rows of base's family (family()), in matrix order."""
+        return [r for r in self.rows.values() if self.family(r.name) == base]
+
     def roles(self):
         """{form: {part: row}} of the rows with a ROLE, forms and parts in
         matrix order."""

@@ -248,7 +248,9 @@ def short(t):
             "workloads_share": "every workload %s of peer" % t["limit"],
             "memory_share": "memory %s of peer" % t["limit"],
             "delta": "%s of %s" % (t["limit"], t["peer"]),
-            "slab": "slab %s of %s" % (t["limit"], t["peer"])}.get(
+            "slab": "slab %s of %s" % (t["limit"], t["peer"]),
+            "slab_share": "every slab case %s of peer" % t["limit"],
+            "slab_within": "every slab case +%s" % t["limit"]}.get(
                 t["kind"], t["kind"])
     site = "" if t["site"] == "-" else t["site"] + " "
     return "%s%s%s" % (site, what, " (stretch)" if t["stretch"] == "yes" else "")
@@ -304,7 +306,7 @@ def headline(r):
     hdr = ["row", "order-0 page (instr.)", "vs off", "kmalloc(64) (instr.)",
            "vs off", "page_ext per GiB", "page_ext a page"]
     out = []
-    main = [m.name for m in r.matrix.group(r.matrix.main)]
+    main = [m.name for m in r.matrix.kin(r.matrix.main)]
     for row in main:
         if row not in r.rows:
             out.append([row, "skipped: %s" % r.skip_reason(row), "", "", "",
@@ -314,8 +316,9 @@ def headline(r):
         for k in keys:
             v = r.micro_icount(row, k)
             line.append(fmt_n(v))
-            line.append("" if row == r.matrix.main else fmt_pct(
-                pct(v, r.micro_icount(r.matrix.main, k))))
+            base = r.matrix[row].baseline
+            line.append("" if row == base else fmt_pct(
+                pct(v, r.micro_icount(base, k))))
         p = r.page_ext_per_gib(row)
         line.append("" if p is None else "%d B (%.2f MiB)" % (p, p / 2**20))
         line.append("" if p is None else "%.2f B" % (p / 262144))

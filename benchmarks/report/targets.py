@@ -19,6 +19,10 @@ Kinds (the English of each is name() below):
             data.Results.bill) at most LIMIT of its peer's, at every size
   slab      every kmalloc/kmem_cache case of ROW no more than LIMIT
             instructions over its peer's (or VS's, when given)
+  slab_share    ROW adds at most LIMIT of what its peer adds over the
+            baseline on every kmalloc/kmem_cache case
+  slab_within   ROW within +LIMIT instructions of the baseline on every
+            kmalloc/kmem_cache case
   page_ext  ROW allocates at most LIMIT bytes a page of page_ext
   page_ext_share  ROW's page_ext bytes at most LIMIT (a fraction) of its
             peer's
@@ -108,6 +112,13 @@ TARGETS = [
     # flag near the series before it, another tag's flag near no flag, a
     # tag that is off no dearer than the same tag counted.
     Target("slab", "fork-flags", limit="2", vs="fork-flags-pretag"),
+    # Slab objects' 2-byte references and their hooks near the limit:
+    # fork-flags adds a third of what stock's compressed form adds on every
+    # slab case (stretch: 35 instructions), and profiling compiled in but
+    # off costs the static key and nothing else.
+    Target("slab_share", "fork-flags", limit="1/3"),
+    Target("slab_within", "fork-flags", limit="35", stretch=True),
+    Target("slab_within", "fork-disabled", limit="2"),
     Target("slab", "fork-flags-other-off", limit="4", vs="fork-flags"),
     Target("slab", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     Target("page_ext", "fork-flags", limit="0", fact=True),
@@ -125,7 +136,8 @@ TARGETS = [
 TRAFFIC_SLACK = 0.005
 # Targets whose figures are instructions of the order-0 pair: when one is
 # not met, the report shows where the row's traced instructions go.
-INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share")
+INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
+                     "slab_share", "slab_within")
 # (workloads_share is in instructions too, but no trace follows a workload.)
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
@@ -152,17 +164,31 @@ def base(r, t):
     return r.matrix[t.row].baseline if t.row != "*" else r.matrix.main
 
 
+def own_base(r, row):
+    """The profiling-off row of row's own tree (BASE in the matrix): each
+    side of a comparison is taken over its own."""
+    return r.matrix[row].baseline
+
+
+def over_what(r, t, p):
+    """How a share names the baselines: the one both sides share, or each
+    side's own."""
+    o, po = base(r, t), own_base(r, p)
+    return "`%s`" % o if o == po else "its own tree's (`%s`, `%s`)" % (o, po)
+
+
 def name(r, t):
     """The target in English."""
     where = "%s call site" % t.site
     p, o = peer(r, t), base(r, t)
     if t.kind == "share":
         if Fraction(t.limit) == 1:
-            return "`%s` adds no more than `%s` over `%s` (order-0 page " \
-                   "alloc+free, %s, instructions)" % (t.row, p, o, where)
-        return "`%s` adds at most %s of what `%s` adds over `%s` (order-0 " \
-               "page alloc+free, %s, instructions)" % (t.row, t.limit, p, o,
-                                                      where)
+            return "`%s` adds no more than `%s` over %s (order-0 page " \
+                   "alloc+free, %s, instructions)" % (t.row, p,
+                                                     over_what(r, t, p), where)
+        return "`%s` adds at most %s of what `%s` adds over %s (order-0 " \
+               "page alloc+free, %s, instructions)" % (
+                   t.row, t.limit, p, over_what(r, t, p), where)
     if t.kind == "within":
         return "%s`%s` within +%s%% of `%s` (order-0 page alloc+free, %s, " \
                "instructions)" % ("Stretch: " if t.stretch else "", t.row,
@@ -172,8 +198,9 @@ def name(r, t):
                "instructions)" % ("Stretch: " if t.stretch else "", t.row,
                                   t.limit, o, data.PAGE_ROWS_TEXT)
     if t.kind == "pages_share":
-        return "`%s` adds at most %s of what `%s` adds over `%s` on every " \
-               "page row (%s; instructions)" % (t.row, t.limit, p, o,
+        return "`%s` adds at most %s of what `%s` adds over %s on every " \
+               "page row (%s; instructions)" % (t.row, t.limit, p,
+                                                over_what(r, t, p),
                                                 data.PAGE_ROWS_TEXT)
     if t.kind == "memory_share":
         return "`%s` costs %s the memory `%s` costs, each over its " \
@@ -181,9 +208,18 @@ def name(r, t):
                    t.row, "no more than" if t.limit == "1" else
                    "at most %s of" % t.limit, p)
     if t.kind == "workloads_share":
-        return "`%s` adds at most %s of what `%s` adds over `%s` on every " \
+        return "`%s` adds at most %s of what `%s` adds over %s on every " \
                "workload (messaging, tmpfs files, spawn, stream, page " \
-               "faults, fork; instructions an op)" % (t.row, t.limit, p, o)
+               "faults, fork; instructions an op)" % (t.row, t.limit, p,
+                                                     over_what(r, t, p))
+    if t.kind == "slab_share":
+        return "`%s` adds at most %s of what `%s` adds over %s on every " \
+               "kmalloc/kmem_cache case (instructions)" % (
+                   t.row, t.limit, p, over_what(r, t, p))
+    if t.kind == "slab_within":
+        return "%s`%s` within +%s instructions of `%s` on every " \
+               "kmalloc/kmem_cache case" % ("Stretch: " if t.stretch else "",
+                                            t.row, t.limit, o)
     if t.kind == "slab" and t.vs:
         if t.limit == "0":
             return "Slab paths in `%s` run no more instructions than in " \
@@ -220,7 +256,7 @@ def name(r, t):
 
 def absent(r, *rows):
     for row in rows:
-        if row not in r.rows:
+        if row not in r.measured():
             return "not measured: %s" % r.skip_reason(row, "row not in the data")
     return None
 
@@ -240,18 +276,26 @@ def verdict(margin, spread):
     return "met" if margin >= 0 else "not met"
 
 
+def over_fig(b, bq):
+    """The baseline figure(s) of a share's evidence."""
+    return "%.1f" % b if b == bq else "%.1f and %.1f" % (b, bq)
+
+
 def judge_share(r, t):
     p, o, key = peer(r, t), base(r, t), data.SITES[t.site]
-    a = absent(r, t.row, p, o)
+    po = own_base(r, p)
+    a = absent(r, t.row, p, o, po)
     if a:
         return "not measured", a
-    b, v, q = [r.micro_icount(x, key) for x in (o, t.row, p)]
-    if None in (b, v, q):
+    b, v, q, bq = [r.micro_icount(x, key) for x in (o, t.row, p, po)]
+    if None in (b, v, q, bq):
         return "not measured", "no %s call site figure" % t.site
     f = float(Fraction(t.limit))
-    return (verdict((q - b) * f - (v - b), noise(r, key, o, t.row, p)),
-            "+%.1f vs +%.1f over %.1f (%s vs %s)" % (
-                v - b, q - b, b, fmt_pct(pct(v, b)), fmt_pct(pct(q, b))))
+    return (verdict((q - bq) * f - (v - b),
+                    noise(r, key, *dict.fromkeys((o, t.row, p, po)))),
+            "+%.1f vs +%.1f over %s (%s vs %s)" % (
+                v - b, q - bq, over_fig(b, bq), fmt_pct(pct(v, b)),
+                fmt_pct(pct(q, bq))))
 
 
 def judge_within(r, t):
@@ -283,21 +327,24 @@ def judge_delta(r, t):
 
 
 def page_rows(r, t, rows):
-    """Per page row: (label, baseline, each of rows' figures), or a reason
-    none was measured; and the labels of the page rows without a figure
-    (a case the data predates)."""
+    """Per page row: (label, each of rows' baseline figures, each of rows'
+    figures), or a reason none was measured; and the labels of the page
+    rows without a figure (a case the data predates).  Each row is taken
+    over its own tree's baseline."""
     from .tables import bench_label
-    for row in (base(r, t),) + rows:
+    bases = tuple(own_base(r, x) for x in rows)
+    for row in tuple(dict.fromkeys(bases)) + rows:
         if row not in r.measured():
             return None, "not measured: %s" % r.skip_reason(
                 row, "row not in the data"), []
     out, missing = [], []
     for k in data.PAGE_ROWS:
-        v = [r.micro_icount(x, k) for x in (base(r, t),) + rows]
-        if None in v:
+        b = [r.micro_icount(x, k) for x in bases]
+        v = [r.micro_icount(x, k) for x in rows]
+        if None in b + v:
             missing.append(bench_label(*k))
         else:
-            out.append((bench_label(*k), v[0], v[1:], k))
+            out.append((bench_label(*k), b, v, k))
     if not out:
         return None, "no page row figure", missing
     return out, None, missing
@@ -322,7 +369,7 @@ def judge_pages_within(r, t):
     if figs is None:
         return "not measured", why
     ev, bad, noisy = [], [], []
-    for label, b, (v,), k in figs:
+    for label, (b,), (v,), k in figs:
         ev.append("%s %s" % (label, fmt_pct(pct(v, b))))
         got = verdict(b * float(t.limit) / 100 - (v - b),
                       noise(r, k, base(r, t), t.row))
@@ -335,10 +382,12 @@ def judge_pages_share(r, t):
     if figs is None:
         return "not measured", why
     f, ev, bad, noisy = float(Fraction(t.limit)), [], [], []
-    for label, b, (v, q), k in figs:
-        ev.append("%s +%.1f vs +%.1f" % (label, v - b, q - b))
-        got = verdict((q - b) * f - (v - b),
-                      noise(r, k, base(r, t), t.row, peer(r, t)))
+    p = peer(r, t)
+    for label, (b, bq), (v, q), k in figs:
+        ev.append("%s +%.1f vs +%.1f" % (label, v - b, q - bq))
+        got = verdict((q - bq) * f - (v - b),
+                      noise(r, k, *dict.fromkeys((base(r, t), t.row, p,
+                                                  own_base(r, p)))))
         {"not met": bad, "within noise": noisy}.get(got, []).append(label)
     return pages_verdict(bad, missing, noisy), "; ".join(ev)
 
@@ -346,19 +395,21 @@ def judge_pages_share(r, t):
 def judge_workloads_share(r, t):
     from .tables import WORKLOADS
     p, o = peer(r, t), base(r, t)
-    a = absent(r, t.row, p, o)
+    po = own_base(r, p)
+    a = absent(r, t.row, p, o, po)
     if a:
         return "not measured", a
     f, ev, bad, noisy, missing = float(Fraction(t.limit)), [], [], [], []
     for w, _ in WORKLOADS[1:]:
-        got = [r.perf_icount(x, w) for x in (o, t.row, p)]
+        got = [r.perf_icount(x, w) for x in (o, t.row, p, po)]
         if None in got:
             missing.append(w)
             continue
-        b, v, q = (float(x["ns_per_op"]) for x in got)
-        ev.append("%s +%.1f vs +%.1f" % (w, v - b, q - b))
-        spread = sum(r.perf_spread(x, w) or 0.0 for x in (o, t.row, p))
-        verdict_w = verdict((q - b) * f - (v - b), spread)
+        b, v, q, bq = (float(x["ns_per_op"]) for x in got)
+        ev.append("%s +%.1f vs +%.1f" % (w, v - b, q - bq))
+        spread = sum(r.perf_spread(x, w) or 0.0
+                     for x in dict.fromkeys((o, t.row, p, po)))
+        verdict_w = verdict((q - bq) * f - (v - b), spread)
         {"not met": bad, "within noise": noisy}.get(verdict_w, []).append(w)
     if not ev:
         return "not measured", "no workload figures: " + ", ".join(missing)
@@ -392,14 +443,73 @@ def judge_slab(r, t):
         return "not measured", a
     from .tables import bench_label
     worse = []
+    # Rows of two trees: what each adds over its own tree's baseline
+    o, po = own_base(r, t.row), own_base(r, p)
     for k in r.micro_keys():
         if k[0] not in ("kmalloc", "cache"):
             continue
         c, q = r.micro_icount(t.row, k), r.micro_icount(p, k)
-        if c is not None and q is not None and c > q + float(t.limit):
+        if o != po:
+            bc, bq = r.micro_icount(o, k), r.micro_icount(po, k)
+            if None in (c, q, bc, bq):
+                continue
+            if c - bc > q - bq + float(t.limit):
+                worse.append("%s %+.1f > %+.1f over their baselines" % (
+                    bench_label(*k), c - bc, q - bq))
+        elif c is not None and q is not None and c > q + float(t.limit):
             worse.append("%s %.1f > %.1f" % (bench_label(*k), c, q))
     return ("not met" if worse else "met",
             "; ".join(worse) or "every kmalloc/kmem_cache case")
+
+
+def slab_keys(r):
+    """The kmalloc/kmem_cache cases measured."""
+    return [k for k in r.micro_keys() if k[0] in ("kmalloc", "cache")]
+
+
+def slab_cases(r, t, rows, judge_one):
+    """Judge every slab case: judge_one(label, figures, bases, key) gives
+    (evidence, verdict); figures and bases are rows' and their own
+    baselines'."""
+    from .tables import bench_label
+    bases = [own_base(r, x) for x in rows]
+    a = absent(r, *dict.fromkeys(list(rows) + bases))
+    if a:
+        return "not measured", a
+    ev, bad, noisy, missing = [], [], [], []
+    for k in slab_keys(r):
+        v = [r.micro_icount(x, k) for x in rows]
+        b = [r.micro_icount(x, k) for x in bases]
+        if None in v + b:
+            missing.append(bench_label(*k))
+            continue
+        e, got = judge_one(v, b, k)
+        ev.append("%s %s" % (bench_label(*k), e))
+        {"not met": bad, "within noise": noisy}.get(got, []).append(
+            bench_label(*k))
+    if not ev:
+        return "not measured", "no kmalloc/kmem_cache figures"
+    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+
+
+def judge_slab_share(r, t):
+    p, f = peer(r, t), float(Fraction(t.limit))
+    rows = (t.row, p)
+
+    def one(v, b, k):
+        return ("+%.1f vs +%.1f" % (v[0] - b[0], v[1] - b[1]),
+                verdict((v[1] - b[1]) * f - (v[0] - b[0]),
+                        noise(r, k, *dict.fromkeys(rows + tuple(
+                            own_base(r, x) for x in rows)))))
+    return slab_cases(r, t, rows, one)
+
+
+def judge_slab_within(r, t):
+    def one(v, b, k):
+        return ("%+.1f" % (v[0] - b[0]),
+                verdict(float(t.limit) - (v[0] - b[0]),
+                        noise(r, k, t.row, own_base(r, t.row))))
+    return slab_cases(r, t, (t.row,), one)
 
 
 def judge_page_ext(r, t):
@@ -484,6 +594,7 @@ JUDGES = {"share": judge_share, "within": judge_within,
           "workloads_share": judge_workloads_share,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
+          "slab_share": judge_slab_share, "slab_within": judge_slab_within,
           "page_ext": judge_page_ext, "page_ext_share": judge_page_ext_share,
           "traffic": judge_traffic, "boot": judge_boot, "delta": judge_delta}
 

@@ -1,6 +1,6 @@
 """The English of results/README.md and of the headline block in the
 top-level README.md, around the tables of tables.py."""
-from . import attribution, data, hostload, tables
+from . import attribution, data, hostload, tables, targets
 from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
@@ -125,12 +125,15 @@ def traced_over(r, row, other, case="page-0"):
                     ", ".join("`%s` %+d" % (f, d) for d, f in top)))
 
 
-def failing_keys(t):
-    """The page rows a not-met instruction target fails on, as keys."""
+def failing_keys(r, t):
+    """The page rows or slab cases a not-met instruction target fails on,
+    as keys."""
     if t["kind"] in ("share", "within"):
         return [data.SITES[t["site"]]]
     named = [x.strip() for x in t["verdict"].split(":", 1)[1].split(";")]
-    return [k for k in data.PAGE_ROWS if tables.bench_label(*k) in named]
+    keys = data.PAGE_ROWS if t["kind"].startswith("pages") else \
+        targets.slab_keys(r)
+    return [k for k in keys if tables.bench_label(*k) in named]
 
 
 def not_met(r, judged):
@@ -142,14 +145,19 @@ def not_met(r, judged):
         if t["kind"] not in tables.INSTRUCTION_KINDS or \
                 not t["verdict"].startswith("not met"):
             continue
-        parts = []
-        for k in failing_keys(t):
+        parts, untraced = [], []
+        for k in failing_keys(r, t):
             case = trace_case(k)
             got = traced_over(r, t["row"], t["base"], case) if case else ""
-            parts.append("%s: %s" % (tables.bench_label(*k),
-                                     got or "not traced"))
-        out.append("- `%s`, %s: %s." % (t["row"], tables.short(t),
-                                        "; ".join(parts)))
+            if got:
+                parts.append("%s: %s" % (tables.bench_label(*k), got))
+            else:
+                untraced.append(tables.bench_label(*k))
+        out.append("- `%s`, %s: %s." % (
+            t["row"], tables.short(t), "; ".join(parts) + (
+                "%s(not traced: %s)" % (" " if parts else "",
+                                        "; ".join(untraced))
+                if untraced else "")))
     for t in judged:
         key = (t["row"], t["peer"])
         if t["kind"] == "delta" and t["verdict"].startswith("not met") \

@@ -181,6 +181,20 @@ class TargetsTest(Fixture):
             ("not met", "+100.0 vs +300.0 over 600.0 (+16.7% vs +50.0%)"),
             ("not met", "+201.0 vs +300.0 over 640.0 (+31.4% vs +46.9%)")])
 
+    def test_share_over_each_tree_s_own_baseline(self):
+        r = self.results()
+        # fork-other adds 90 over its own tree's baseline (other, 610),
+        # stock-a 300 over off (600): each side over its own.
+        t = Target("share", "fork-other", "module", "1/3", vs="stock-a")
+        self.assertEqual(self.verdicts(r, [t]), [
+            ("met", "+90.0 vs +300.0 over 610.0 and 600.0 (+14.8% vs +50.0%)")])
+        self.assertIn("over its own tree's (`other`, `off`)", targets.name(r, t))
+        t = Target("pages_share", "fork-other", "-", "1/3", vs="stock-a")
+        verdict, measured = self.verdicts(r, [t])[0]
+        self.assertEqual(verdict, "met")
+        self.assertTrue(measured.startswith("page order 0 +90.0 vs +300.0; "),
+                        measured)
+
     def test_repeats_median_and_noise(self):
         fixture(self.d)
         # Two more repeats of fork-a's order-0 pair in each icount run.
@@ -564,8 +578,8 @@ class NotMetTest(Fixture):
         self.assertEqual(
             text.not_met(r, judged),
             "- `fork-b`, every page row +7%: page order 1: traced over `off` "
-            "(page-1, module call site): +10 in all; most in `h` +9, `f` +1; "
-            "page order 3: not traced.")
+            "(page-1, module call site): +10 in all; most in `h` +9, `f` +1 "
+            "(not traced: page order 3).")
 
 
 class TraceCasesTest(unittest.TestCase):
