@@ -27,16 +27,17 @@ if [ -z "${BOOTS:-}" ]; then
 	distro:fork-distro:page_ext:sysctl.vm.mem_profiling=1,compressed"
 fi
 # Other architectures.  arm64: the fork cross-built and booted on QEMU's
-# virt machine (TCG) in its pointer and flags forms (the page_ext form is
-# booted on x86_64's Debian budget), with the same guest tests, KUnit
-# and harness checks; ARM64_BOOTS as BOOTS (NAME:VARIANT:FORM[:KERNEL
-# ARGS]), empty to skip (stock-arm64 is there to boot by hand).
+# virt machine (TCG) in its flags form, whose field sits in arm64's own
+# page-flags layout, with the same guest tests, KUnit and harness checks
+# (the pointer and page_ext forms are arch-independent code, booted on
+# x86_64; ARM64_BOOTS="arm64-pointer:fork-arm64:pointer ..." adds the
+# pointer form); ARM64_BOOTS as BOOTS (NAME:VARIANT:FORM[:KERNEL ARGS]),
+# empty to skip (stock-arm64 is there to boot by hand).
 # CROSS_BUILDS: variants only built (i386: an ELF32 vmlinux, 32-byte
 # tags, the KUnit tests where a long is 32 bits), empty to skip.  Each gets
 # the tag map and real-kernel checks.  COMPILE_CHECKS: fragments with a
 # "# build:" line (configurations compiled, never linked).
-ARM64_BOOTS=${ARM64_BOOTS-arm64-pointer:fork-arm64:pointer
-	arm64-flags:fork-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
+ARM64_BOOTS=${ARM64_BOOTS-arm64-flags:fork-arm64:flags:sysctl.vm.mem_profiling=1,compressed}
 CROSS_BUILDS=${CROSS_BUILDS-fork-i386}
 COMPILE_CHECKS=${COMPILE_CHECKS-fork-nomodules fork-noprof}
 arm64_variants=$(for b in $ARM64_BOOTS; do IFS=: read -r _ v _ <<<"$b"; echo "$v"; done |
