@@ -1,7 +1,7 @@
 # Run inside gdb (gdb -batch -x gdb-step.py): attach to QEMU's gdbstub,
 # stop at TRACE_SYM, step one whole iteration of the benchmark loop
 # untraced (so per-cpu lists and caches are warm), then single-step the
-# next one, and write each instruction's address to TRACE_OUT.  An
+# next one, write each instruction's address to TRACE_OUT, and end QEMU.  An
 # iteration ends when the program counter is back at TRACE_SYM.
 # QEMU's gdbstub masks interrupts while stepping, so nothing else runs.
 import os
@@ -36,4 +36,5 @@ pcs = iteration()
 with open(out + ".tmp", "w") as f:
     f.writelines("%x\n" % pc for pc in pcs)
 os.rename(out + ".tmp", out)
-gdb.execute("detach")
+# The guest's loop has nothing more to give: end QEMU.
+gdb.execute("kill")

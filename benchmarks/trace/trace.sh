@@ -85,10 +85,11 @@ bulk) sym=alloc_pages_bulk_noprof ;;
 vmalloc) sym=__vmalloc_node_range_noprof ;;
 kmalloc) sym=__kmalloc_noprof ;;
 esac
-# The guest loads allocbench, says so, and runs a loop long enough for gdb
-# to attach and step (the stepping holds the guest still meanwhile).
+# The guest loads allocbench, says so, and runs a loop that outlasts any
+# wait for gdb to attach (a short one may end first: a kmalloc() pair is a
+# few hundred instructions).  Once gdb has its iteration, it ends QEMU.
 guest="insmod /modules/allocbench.ko && /bench/tag-off.sh && echo @@START &&
-echo '$mode $arg 3000000' >/sys/kernel/debug/allocbench/run"
+echo '$mode $arg 4000000000' >/sys/kernel/debug/allocbench/run"
 cdir=$(case_dir "$c")
 mkdir -p "$cdir"
 for row in $rows; do
@@ -113,8 +114,13 @@ for row in $rows; do
 	rc=0
 	TRACE_SYM=$sym TRACE_PORT=$port TRACE_OUT=$logdir/pcs timeout 900 gdb -q -batch -nx \
 		-ex "file $kb/vmlinux" -x "$tdir/gdb-step.py" >"$logdir/gdb.log" 2>&1 || rc=$?
-	wait $boot || { cat "$logdir/boot.err" >&2; die "$row: guest failed; logs in $logdir"; }
-	[ $rc = 0 ] && [ -s "$logdir/pcs" ] || { tail "$logdir/gdb.log" >&2; die "$row: gdb failed ($rc)"; }
+	# gdb kills QEMU when it is done; if it failed, the loop would run on.
+	pkill -f -- "-gdb tcp:127.0.0.1:$port" 2>/dev/null || true
+	wait $boot 2>/dev/null || true
+	[ $rc = 0 ] && [ -s "$logdir/pcs" ] || {
+		tail "$logdir/gdb.log" "$logdir/boot.err" >&2
+		die "$row: gdb failed ($rc); logs in $logdir"
+	}
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
 		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
