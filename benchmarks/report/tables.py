@@ -317,6 +317,9 @@ def headline(r):
             v = r.micro_icount(row, k)
             line.append(fmt_n(v))
             base = r.matrix[row].baseline
+            if base == row and r.matrix[row].peer != "-":
+                # A baseline of another tree, over the stock one
+                base = r.matrix[row].peer
             line.append("" if row == base else fmt_pct(
                 pct(v, r.micro_icount(base, k))))
         p = r.page_ext_per_gib(row)

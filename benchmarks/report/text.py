@@ -168,6 +168,34 @@ def not_met(r, judged):
     return "\n".join(out)
 
 
+def unprofiled(r):
+    """Per baseline of another tree (a row with no BASE that names a stock
+    PEER: the fork's source with profiling compiled out), what its tree
+    changes for a kernel without profiling, over that peer, or ""."""
+    cases = (("the order-0 page pair (module site)", data.MODULE_SITE),
+             ("the order-0 page pair (kernel site)", data.KERNEL_SITE),
+             ("the `kmalloc(64)` pair", data.KMALLOC_SITE))
+    out = []
+    for m in r.matrix.rows.values():
+        if m.base != "-" or m.peer == "-" or m.name not in r.rows:
+            continue
+        parts = []
+        for what, k in cases:
+            a, b = r.micro_icount(m.name, k), r.micro_icount(m.peer, k)
+            if a is None or b is None:
+                continue
+            parts.append("%s, %s instructions against %s (%+.1f)" % (
+                what, tables.fmt_n(a), tables.fmt_n(b), a - b))
+        if parts:
+            out.append("`%s`, profiling compiled out on another tree "
+                       "than `%s`'s (`kernel/configs/%s.config` names it), "
+                       "against `%s`: %s. A row of that tree taken over "
+                       "`%s` counts this difference as its own." % (
+                           m.name, m.peer, m.kernel, m.peer,
+                           "; ".join(parts), m.peer))
+    return "\n\n".join(out)
+
+
 def readme(r, judged, plots, stale=()):
     """results/README.md."""
     nchecked, mismatch = r.determinism()
@@ -213,6 +241,10 @@ def readme(r, judged, plots, stale=()):
         s.append(md(tables.lead(r, judged)) + "\n")
         if "lead" in plots:
             s.append("![fork against stock](lead.svg)\n")
+        u = unprofiled(r)
+        if u:
+            s.append("### Without profiling\n")
+            s.append(u + "\n")
     s.append("## Setup\n")
     s.append(setup(r) + "\n")
     s.append("Matrix (`benchmarks/matrix.txt`):\n")

@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, matrix, targets, text, traces
+from benchmarks.report import attribution, capture, data, hostload, matrix, tables, targets, text, traces
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -194,6 +194,24 @@ class TargetsTest(Fixture):
         self.assertEqual(verdict, "met")
         self.assertTrue(measured.startswith("page order 0 +90.0 vs +300.0; "),
                         measured)
+
+    def test_a_baseline_of_another_tree_against_stock_s(self):
+        r = self.results()
+        self.assertEqual(text.unprofiled(r), "")
+        # "other" names off as its PEER: it is off on another tree.
+        self.m.rows["other"] = self.m["other"]._replace(peer="off")
+        r = data.Results(self.d, self.m)
+        u = text.unprofiled(r)
+        self.assertIn("`other`, profiling compiled out on another tree than "
+                      "`off`'s (`kernel/configs/other.config` names it)", u)
+        self.assertIn("the order-0 page pair (module site), 610.0 "
+                      "instructions against 600.0 (+10.0)", u)
+        self.assertIn("the `kmalloc(64)` pair, 150.0 instructions against "
+                      "150.0 (+0.0)", u)
+        _, lines = tables.headline(r)
+        self.assertIn(["other", "610.0", "+1.7%", "150.0", "+0.0%",
+                       "0 B (0.00 MiB)", "0.00 B"],
+                      lines)
 
     def test_repeats_median_and_noise(self):
         fixture(self.d)
