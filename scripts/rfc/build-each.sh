@@ -32,12 +32,15 @@ added_lines() {
 		awk '{ n = ($2 == "") ? 1 : $2; for (i = 0; i < n; i++) print $1 + i }'
 }
 
-# w1 COMMIT LABEL: rebuild COMMIT's C files that the config builds with W=1
-# (errors not forced, so that every warning is seen) and count the warnings
-# on lines COMMIT adds, in any file it touches.  Prints the count.
+# w1 COMMIT LABEL: rebuild COMMIT's kernel C files that the config builds
+# with W=1 (errors not forced, so that every warning is seen) and count the
+# warnings on lines COMMIT adds, in any file it touches.  Prints the count.
+# Host programs (scripts/, tools/) are left out: W=1 is a kernel flag, and
+# naming their objects as targets would compile them as kernel code.
 w1() {
 	local c=$1 logf=$bout/w1-$2.log objs=() f n=0 file line
 	for f in $(git -C "$tree" diff-tree --no-commit-id --name-only -r "$c" | grep '\.c$'); do
+		case $f in scripts/* | tools/*) continue ;; esac
 		[ -f "$bout/${f%.c}.o" ] && objs+=("${f%.c}.o")
 	done
 	: >"$logf"
