@@ -35,6 +35,21 @@ matrix_pairs() { matrix_rows | awk '$5 != "-" { print $1 ":" $5 }'; }
 # matrix_group BASE: the baseline row BASE and every row taken over it.
 matrix_group() { matrix_rows | awk -v b="$1" '$1 == b || $6 == b { print $1 }'; }
 
+# matrix_family BASE: BASE's group, and each baseline of another tree that
+# names BASE as its PEER with that baseline's group (the report's
+# Matrix.family()), in matrix order.
+matrix_family() {
+	matrix_rows | awk -v b="$1" '
+		{ row[NR] = $1; base[$1] = $6; peer[$1] = $5 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				x = base[row[i]] == "-" ? row[i] : base[row[i]]
+				if (x == b || (base[x] == "-" && peer[x] == b))
+					print row[i]
+			}
+		}'
+}
+
 # The inputs of a measurement: what it measured, recorded beside its
 # figures (the "inputs" column or header word) so that whether a row's
 # figures are stale is decided against the tree, never by reading git

@@ -71,6 +71,15 @@ class Matrix:
         b = self[self[name].baseline]
         return b.peer if b.peer != "-" else b.name
 
+    def over(self, name):
+        """The row name's "vs" figures are taken over: its baseline, or, for
+        a baseline of another tree, the stock one it names as its PEER;
+        None for a baseline of stock's tree."""
+        r = self[name]
+        if r.base != "-":
+            return r.base
+        return r.peer if r.peer != "-" else None
+
     def kin(self, base):
         """The rows of base's family (family()), in matrix order."""
         return [r for r in self.rows.values() if self.family(r.name) == base]

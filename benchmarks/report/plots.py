@@ -28,21 +28,20 @@ def gnuplot(d, name, body):
 
 def overhead(r, dat):
     keys = r.micro_keys()
-    off = r.matrix.main
-    rows = [x for x in r.rows if x != off]
-    if not rows or not r.micro_icount(off, keys[0] if keys else None):
+    rows = [x for x in r.rows if r.matrix.over(x) is not None]
+    if not rows or not keys:
         return None
     with open(dat, "w") as f:
         f.write("# operation " + " ".join(rows) + "\n")
         for k in keys:
-            base = r.micro_icount(off, k)
-            vals = [pct(r.micro_icount(x, k), base) for x in rows]
+            vals = [pct(r.micro_icount(x, k),
+                        r.micro_icount(r.matrix.over(x), k)) for x in rows]
             f.write('"%s" %s\n' % (bench_label(*k), " ".join(
                 "%.2f" % v if v is not None else "?" for v in vals)))
     plot = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, x)
                      for i, x in enumerate(rows))
-    return HISTOGRAMS + """set ylabel 'instructions over off (%%)'
-set title 'Allocation cost over profiling compiled out (QEMU icount, 1 vCPU)'
+    return HISTOGRAMS + """set ylabel "instructions over each row's own baseline (%%)"
+set title 'Allocation cost over profiling compiled out, each row on its own tree (QEMU icount, 1 vCPU)'
 set xtics rotate by -40 scale 0 font ',9'
 set grid ytics
 set key top left
@@ -71,7 +70,7 @@ def lead(r, dat, judged):
               "row, kernel site", "stock peer, kernel site"]
     plot = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, t)
                      for i, t in enumerate(titles))
-    return HISTOGRAMS + """set ylabel 'instructions over off per order-0 alloc+free'
+    return HISTOGRAMS + """set ylabel 'instructions over its off per order-0 alloc+free'
 set title 'The fork against stock 7.3 (QEMU icount, 1 vCPU)'
 set xtics rotate by -20 scale 0 font ',9'
 set grid ytics

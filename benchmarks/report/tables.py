@@ -38,22 +38,25 @@ def bench_label(bench, arg, kind):
 
 
 def vs_header(r, first):
+    """A row's column, and after it one against the row it is taken over
+    (Matrix.over()), named."""
     hdr = [first]
     for row in r.rows:
-        hdr += [row] if row == r.matrix.main else [row, "vs %s" % r.matrix.main]
+        o = r.matrix.over(row)
+        hdr += [row] if o is None else [row, "vs %s" % o]
     return hdr
 
 
 def micro_icount(r):
     out = []
     for k in r.micro_keys():
-        base = r.micro_icount(r.matrix.main, k)
         line = [bench_label(*k)]
         for row in r.rows:
             v = r.micro_icount(row, k)
             line.append(fmt_n(v))
-            if row != r.matrix.main:
-                line.append(fmt_pct(pct(v, base)))
+            o = r.matrix.over(row)
+            if o is not None:
+                line.append(fmt_pct(pct(v, r.micro_icount(o, k))))
         out.append(line)
     return vs_header(r, "operation (alloc + free)"), out
 
@@ -61,13 +64,14 @@ def micro_icount(r):
 def micro_wall(r):
     out = []
     for k in r.micro_keys():
-        base = r.micro_wall(r.matrix.main, k)
         line = [bench_label(*k)]
         for row in r.rows:
             w = r.micro_wall(row, k)
             line.append("" if w is None else "%.1f [%.1f–%.1f]" % w[:3])
-            if row != r.matrix.main:
-                line.append(fmt_pct(pct(w and w[0], base and base[0])))
+            o = r.matrix.over(row)
+            if o is not None:
+                b = r.micro_wall(o, k)
+                line.append(fmt_pct(pct(w and w[0], b and b[0])))
         out.append(line)
     return vs_header(r, "operation (alloc + free)"), out
 
@@ -82,20 +86,22 @@ WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
 
 
 def perf_icount(r):
-    hdr = ["workload", "row", "ns/op (= instructions)", "spread", "vs off",
-           "task-clock ms", "page-faults", "context-switches"]
+    hdr = ["workload", "row", "ns/op (= instructions)", "spread",
+           "vs its baseline", "task-clock ms", "page-faults",
+           "context-switches"]
     out = []
     for w, label in WORKLOADS:
-        base = r.perf_icount(r.matrix.main, w)
         for row in r.rows:
             p = r.perf_icount(row, w)
             if p is None:
                 continue
             v = float(p["ns_per_op"])
+            o = r.matrix.over(row)
+            base = o and r.perf_icount(o, w)
             out.append([label if row == r.rows[0] else "", row, fmt_n(v),
                         fmt_n(r.perf_spread(row, w)),
-                        "" if row == r.matrix.main else fmt_pct(
-                            pct(v, base and float(base["ns_per_op"]))),
+                        "" if o is None else "%s (%s)" % (fmt_pct(
+                            pct(v, base and float(base["ns_per_op"]))), o),
                         "%.2f" % (int(p["task_clock_ns"]) / 1e6),
                         p["page_faults"], p["context_switches"]])
     return hdr, out
@@ -104,12 +110,13 @@ def perf_icount(r):
 def perf_wall(r):
     out = []
     for w, label in WORKLOADS:
-        base = r.perf_wall(r.matrix.main, w)
         line = [label]
         for row in r.rows:
             p = r.perf_wall(row, w)
             line.append("" if p is None else "%.0f [%.0f–%.0f]" % p[:3])
-            if row != r.matrix.main:
+            o = r.matrix.over(row)
+            if o is not None:
+                base = r.perf_wall(o, w)
                 line.append(fmt_pct(pct(p and p[0], base and base[0])))
         out.append(line)
     return vs_header(r, "workload"), out
@@ -119,10 +126,10 @@ def boot(r):
     hdr = ["guest RAM", "row", "to /init, icount (ms)",
            "to /init, tcg median [min–max] ms", "MemTotal MiB",
            "MemFree MiB", "MemAvailable MiB",
-           "MemAvailable vs off", "page_ext bytes", "page_ext % of RAM"]
+           "MemAvailable vs its baseline", "page_ext bytes",
+           "page_ext % of RAM"]
     out = []
     for mem in r.mems():
-        base = r.boot_icount(r.matrix.main, mem)
         for row in r.rows:
             b = r.boot_icount(row, mem)
             if b is None:
@@ -131,9 +138,11 @@ def boot(r):
             ram = int(mem) * 1024 * 1024
             pe = int(b["page_ext_bytes"])
             dav = ""
-            if base is not None and row != r.matrix.main:
+            o = r.matrix.over(row)
+            base = o and r.boot_icount(o, mem)
+            if base:
                 d = (int(b["memavail_kb"]) - int(base["memavail_kb"])) * 1024
-                dav = "%+d B (%+.3f%%)" % (d, d * 100.0 / ram)
+                dav = "%+d B (%+.3f%%, %s)" % (d, d * 100.0 / ram, o)
             out.append([
                 "%d GiB" % (int(mem) // 1024), row,
                 "%.3f" % (int(b["init_ns"]) / 1e6),
@@ -207,7 +216,7 @@ def cache(r, kind):
     for k in keys:
         w = site.get(k[0], k[0])
         if kind == "hot":
-            hdr += ["%s: lines/op" % w, "vs off", "%s: L1 misses/op" % w]
+            hdr += ["%s: lines/op" % w, "vs baseline", "%s: L1 misses/op" % w]
         else:
             hdr += ["%s: lines/op" % w, "%s: L1 misses/op" % w,
                     "%s: L2 misses/op" % w]
@@ -291,7 +300,8 @@ def lead(r, judged):
             cache_fig(data.MODULE_SITE, "op_lines"),
             cache_fig(data.WORKING_SET, "l2"), ext]
     hdr = ["row / stock peer",
-           "instr. over off, module site", "instr. over off, kernel site",
+           "instr. over its off, module site",
+           "instr. over its off, kernel site",
            "lines/op, hot", "L2 misses/op, working set",
            "page_ext per GiB", "target verdicts"]
     out = [["%s / %s" % (row, peer)] +
@@ -303,8 +313,9 @@ def lead(r, judged):
 
 def headline(r):
     keys = [data.MODULE_SITE, ("kmalloc", "64", "hot")]
-    hdr = ["row", "order-0 page (instr.)", "vs off", "kmalloc(64) (instr.)",
-           "vs off", "page_ext per GiB", "page_ext a page"]
+    hdr = ["row", "order-0 page (instr.)", "vs baseline",
+           "kmalloc(64) (instr.)", "vs baseline", "page_ext per GiB",
+           "page_ext a page"]
     out = []
     main = [m.name for m in r.matrix.kin(r.matrix.main)]
     for row in main:
@@ -316,12 +327,9 @@ def headline(r):
         for k in keys:
             v = r.micro_icount(row, k)
             line.append(fmt_n(v))
-            base = r.matrix[row].baseline
-            if base == row and r.matrix[row].peer != "-":
-                # A baseline of another tree, over the stock one
-                base = r.matrix[row].peer
-            line.append("" if row == base else fmt_pct(
-                pct(v, r.micro_icount(base, k))))
+            o = r.matrix.over(row)
+            line.append("" if o is None else "%s (%s)" % (fmt_pct(
+                pct(v, r.micro_icount(o, k))), o))
         p = r.page_ext_per_gib(row)
         line.append("" if p is None else "%d B (%.2f MiB)" % (p, p / 2**20))
         line.append("" if p is None else "%.2f B" % (p / 262144))
@@ -334,10 +342,11 @@ def matrix(r):
     for m in r.matrix.rows.values():
         out.append([m.name, "`%s`" % m.kernel, m.ref, m.enabled,
                     "`%s`" % m.args if m.args != "-" else "",
+                    r.matrix.over(m.name) or "",
                     "measured" if m.name in r.measured() else
                     "skipped: " + r.skip_reason(m.name)])
     return ["row", "kernel", "representation", "enabled", "boot args",
-            "status"], out
+            "over", "status"], out
 
 
 def link_tags(r):

@@ -104,10 +104,6 @@ TARGETS = [
     # The upstream fixes alone make stock no slower.
     Target("share", "stock-fixes-pointer", "module", "1"),
     Target("share", "stock-fixes-compressed", "module", "1"),
-    # Slab objects keep pointer references in every form, and the series
-    # changes only the hooks' code: its slab pairs are no dearer than
-    # stock's, by the loop's amortised cost at most.
-    Target("slab", "fork-flags", limit="0.5", fact=True),
     # Per-tag control on the slab paths, judged as on the page pair: no
     # flag near the series before it, another tag's flag near no flag, a
     # tag that is off no dearer than the same tag counted.

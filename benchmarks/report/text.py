@@ -228,7 +228,9 @@ def readme(r, judged, plots, stale=()):
         s.append("## The fork against stock 7.3\n")
         s.append("Each cell is row / peer. Order-0 page alloc+free: "
                  "guest instructions under icount (1 GiB guest) over "
-                 "profiling compiled out (`off`), with the tag at a "
+                 "profiling compiled out in the row's own tree (the "
+                 "matrix's `over` column: `off` for stock's rows, "
+                 "`off-fork` for the fork's), with the tag at a "
                  "module call site (`alloc_pages()` in the benchmark "
                  "module) and at a kernel one (`alloc_page()` in "
                  "`net/core/sock.c`); cache lines one alloc+free touches "
@@ -308,13 +310,12 @@ def readme(r, judged, plots, stale=()):
     s.append(md(tables.micro_icount(r)) + "\n")
     if "overhead" in plots:
         s.append("![overhead](overhead.svg)\n")
-    s.append("`kmalloc` and `kmem_cache` objects keep pointer references "
-             "in `slabobj_ext` in every form, stock's and the fork's: the "
-             "series changes the slab hooks' code (posting E keeps their "
-             "common paths free of calls), not what an object stores. So "
-             "the slab rows differ between stock and the fork by the "
-             "hooks, and between the fork's forms only by the loop's "
-             "amortised overhead (a fraction of an instruction per op).\n")
+    s.append("`kmalloc` and `kmem_cache` objects: stock keeps an 8-byte "
+             "pointer to the tag in each object's `slabobj_ext`; the fork "
+             "keeps a 2-byte index there in the index forms (the flags "
+             "and `page_ext` rows) and the pointer in `fork-pointer`. "
+             "Where the `kmalloc(64)` pair's instructions go, function by "
+             "function, is in [trace/README.md](trace/README.md).\n")
     s.append("`page order 0, kernel call site` allocates through "
              "`skb_page_frag_refill()` with "
              "`net.core.high_order_alloc_disable=1`: one "
@@ -342,7 +343,7 @@ def readme(r, judged, plots, stale=()):
                  "checked identical (Determinism). Hot loop: %s "
                  "alloc+free pairs; `lines/op` counts the distinct "
                  "64-byte lines each pair touches on its own (code "
-                 "fetches excluded), `vs off` against the row's "
+                 "fetches excluded), `vs baseline` against the row's "
                  "baseline: the tag, its per-cpu counters and, for the "
                  "`page_ext` rows, the entry and the lookup's data, "
                  "some of which share lines with what the allocator "

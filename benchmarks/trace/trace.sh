@@ -44,7 +44,7 @@ trace_current() {
 }
 # The distro-budget rows are left out by default: their baseline is another
 # config (ROWS=... traces them too).
-rows=$(rows_wanted trace trace_current $(matrix_group off))
+rows=$(rows_wanted trace trace_current $(matrix_family off))
 [ -n "$rows" ] || { log "trace: every row's traces are current (FULL=1 traces again)"; exit 0; }
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"

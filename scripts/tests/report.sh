@@ -16,6 +16,12 @@ want() { # want WHAT GOT EXPECTED
 }
 want "pairs" "$(matrix_pairs | tr '\n' ' ')" "fork-a:stock-a fork-b:stock-a "
 want "group off" "$(matrix_group off | tr '\n' ' ')" "off stock-a fork-a fork-b "
+want "family off" "$(matrix_family off | tr '\n' ' ')" "off stock-a fork-a fork-b "
+sed 's/^\(other  *other  *none  *-  *\)-  /\1off/' "$MATRIX" >"${TMPDIR:-/tmp}/family-matrix.$$"
+want "family off, other's peer off" \
+	"$(MATRIX=${TMPDIR:-/tmp}/family-matrix.$$ && . benchmarks/lib.sh && matrix_family off | tr '\n' ' ')" \
+	"off stock-a fork-a fork-b other fork-other "
+rm -f "${TMPDIR:-/tmp}/family-matrix.$$"
 want "kernel" "$(matrix_field fork-other kernel)" "fork-other"
 want "args" "$(matrix_field fork-other args)" "a=1 b=2"
 want "no args" "$(matrix_field off args)" "-"

@@ -209,9 +209,18 @@ class TargetsTest(Fixture):
         self.assertIn("the `kmalloc(64)` pair, 150.0 instructions against "
                       "150.0 (+0.0)", u)
         _, lines = tables.headline(r)
-        self.assertIn(["other", "610.0", "+1.7%", "150.0", "+0.0%",
-                       "0 B (0.00 MiB)", "0.00 B"],
+        self.assertIn(["other", "610.0", "+1.7% (off)", "150.0",
+                       "+0.0% (off)", "0 B (0.00 MiB)", "0.00 B"],
                       lines)
+        # Each row against its own tree's baseline: fork-other over other,
+        # other over its stock peer, off over nothing.
+        self.assertEqual([r.matrix.over(x) for x in
+                          ("off", "other", "fork-other", "fork-a")],
+                         [None, "off", "other", "off"])
+        hdr, _ = tables.micro_icount(r)
+        self.assertEqual(hdr.count("vs other"), 1)
+        self.assertEqual(hdr[hdr.index("fork-other") + 1], "vs other")
+        self.assertNotIn("vs off", hdr[:hdr.index("stock-a")])
 
     def test_repeats_median_and_noise(self):
         fixture(self.d)
