@@ -288,6 +288,8 @@ done
 # BOOTS unquoted: one argument a boot, as the loop above splits them.
 phase "boot checks"
 run_test "accounting identical in every representation" "$ktest/same-accounting.sh" "$logdir" $BOOTS
+run_test "alloctop's OpenMetrics output: promtool, unique series, build ID" \
+	"$ktest/openmetrics.sh" "$logdir" $BOOTS
 
 case " $VARIANTS " in
 *" fork-distro "*) run_test "distro.config has Debian amd64's page-flag budget" "$ktest/distro-budget.sh" ;;

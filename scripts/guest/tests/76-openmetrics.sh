@@ -1,0 +1,73 @@
+# alloctop -o openmetrics: its samples against the same counters read as
+# text, summed with awk; -w FILE replaced whole at each update, with no
+# temporary left behind.  The output is printed for the host too, as
+# "# openmetrics: " lines, where scripts/tests/kernel/openmetrics.sh checks
+# it with promtool and its build_id label against vmlinux's.
+set -eu
+. /guest/ktap.sh
+at=/guest/progs/alloctop
+[ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
+[ -x $at ] || { diag "no $at (the kernel source has no tools/mm/alloctop.c)"; exit 2; }
+$at -o openmetrics -i /dev/null >/dev/null 2>&1 || { diag "this alloctop has no openmetrics output"; exit 2; }
+ctl=/sys/kernel/debug/alloctest/ctl
+
+check "load alloctest" insmod /modules/alloctest.ko
+echo "pages 0 8" >$ctl
+om=$($at -o openmetrics -n 1 -l 0 -m alloctest)
+check_eq "alloctest_pages' bytes sample" 32768 \
+	"$(echo "$om" | awk '/^alloc_tag_bytes\{/ && /function="alloctest_pages"/ { print $NF }')"
+check_eq "and its calls sample" 8 \
+	"$(echo "$om" | awk '/^alloc_tag_calls\{/ && /function="alloctest_pages"/ { print $NF }')"
+# (but the file label: the ioctl keeps the last 63 bytes of a name)
+nofile() { sed 's/,file="[^"]*"//'; }
+echo "$om" | nofile >/tmp/om-ioctl.txt
+$at -o openmetrics -n 1 -l 0 -t -m alloctest | nofile >/tmp/om-text.txt
+check "the text gives the same samples" cmp -s /tmp/om-ioctl.txt /tmp/om-text.txt
+check_eq "the last line is # EOF" "# EOF" "$(echo "$om" | tail -1)"
+
+# A saved copy, every site: one sample a name (sites of one name summed),
+# the same sums as awk's, no label set twice.
+cat /proc/allocinfo >/tmp/ai.txt
+$at -o openmetrics -i /tmp/ai.txt -l 0 >/tmp/om.txt
+sites() { awk 'NR > 2 && $1 ~ /^-?[0-9]+$/' /tmp/ai.txt; }
+names=$(sites | awk '{ m = ($4 ~ /^\[/) ? $4 : "[kernel]"; f = $NF; for (i = 4; i <= NF; i++) if ($i ~ /^func:/) f = $i; print m, $3, f }' | sort -u | wc -l)
+check_eq "one bytes sample a site name" "$names" "$(grep -c '^alloc_tag_bytes{' /tmp/om.txt)"
+check_eq "one calls sample a site name" "$names" "$(grep -c '^alloc_tag_calls{' /tmp/om.txt)"
+check_eq "bytes sum to the text's" "$(sites | awk '{ s += $1 } END { print s }')" \
+	"$(awk '/^alloc_tag_bytes\{/ { s += $NF } END { print s }' /tmp/om.txt)"
+check_eq "calls sum to the text's" "$(sites | awk '{ s += $2 } END { print s }')" \
+	"$(awk '/^alloc_tag_calls\{/ { s += $NF } END { print s }' /tmp/om.txt)"
+check_eq "no label set twice" "" "$(grep '^alloc_tag_' /tmp/om.txt | sed 's/ [^ ]*$//' | sort | uniq -d)"
+check_eq "-g module: one sample a module" \
+	"$(sites | awk '{ print ($4 ~ /^\[/) ? $4 : "kernel" }' | sort -u | wc -l)" \
+	"$($at -o openmetrics -i /tmp/ai.txt -l 0 -g module | grep -c '^alloc_tag_bytes{module=')"
+id=$(echo "$om" | sed -n 's/.*build_id="\([^"]*\)".*/\1/p' | sort -u)
+check "one build_id label, 40 hex digits" sh -c "echo '$id' | grep -qxE '[0-9a-f]{40}'"
+check_eq "a saved copy has no build_id (not the running kernel's)" 'build_id=""' \
+	"$(grep -o 'build_id="[^"]*"' /tmp/om.txt | sort -u)"
+
+# -w: three updates two seconds apart into a directory of its own.
+mkdir -p /tmp/om
+$at -o openmetrics -w /tmp/om/alloc.prom -d 2 -n 3 -m alloctest &
+pid=$!
+sleep 1
+echo "pages 0 4" >$ctl
+wait $pid
+check_eq "-w: the file, and nothing else, in its directory" alloc.prom "$(ls /tmp/om)"
+check_eq "-w: the last update's alloctest_pages, 12 pages" 49152 \
+	"$(awk '/^alloc_tag_bytes\{/ && /function="alloctest_pages"/ { print $NF }' /tmp/om/alloc.prom)"
+check_eq "-w: whole, to # EOF" "# EOF" "$(tail -1 /tmp/om/alloc.prom)"
+check_eq "-w: readable by a collector of another user" "-rw-r--r--" \
+	"$(ls -l /tmp/om/alloc.prom | cut -c1-10)"
+rc=0; $at -o openmetrics -n 1 -w /nonexistent/alloc.prom 2>/dev/null || rc=$?
+check_eq "-w into a missing directory exits 1" 1 "$rc"
+rc=0; $at -n 1 -w /tmp/om/alloc.prom 2>/dev/null || rc=$?
+check_eq "-w without -o openmetrics exits 2" 2 "$rc"
+rc=0; $at -o prometheus -n 1 2>/dev/null || rc=$?
+check_eq "an unknown -o format exits 2" 2 "$rc"
+
+# For the host: the top sites, and alloctest's, as the kernel gives them.
+$at -o openmetrics -n 1 -l 30 | sed 's/^/# openmetrics: /'
+echo free >$ctl
+check "unload alloctest" rmmod alloctest
+ktap_done

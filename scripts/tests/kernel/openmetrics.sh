@@ -1,0 +1,34 @@
+#!/bin/bash
+# alloctop's OpenMetrics output as a real kernel gave it (the "# openmetrics: "
+# lines that the guest test 76-openmetrics prints): accepted by Prometheus'
+# own checker (promtool check metrics, from Debian's prometheus package), no
+# label set twice, and its build_id label the build ID of the vmlinux that
+# booted.
+# Usage: scripts/tests/kernel/openmetrics.sh LOGDIR BOOT...
+#   BOOT as test.sh's BOOTS: NAME:VARIANT:FORM[:KERNEL ARGS]; the guest log
+#   of each is LOGDIR/boot-NAME/guest.log.
+set -eu
+trap 'exit 1' ERR # an unexpected error fails the test; 2 would read as a skip
+. "$(dirname "$0")/../../lib.sh"
+
+logdir=${1:?usage: openmetrics.sh LOGDIR BOOT...}
+shift
+promtool=$("$TOP/scripts/prometheus-deb.sh")/promtool
+
+n=0
+for b in "$@"; do
+	IFS=: read -r name v _ <<<"$b"
+	om=$logdir/openmetrics-$name.txt
+	sed -n 's/^    # openmetrics: //p' "$logdir/boot-$name/guest.log" >"$om"
+	[ -s "$om" ] || continue
+	"$promtool" check metrics <"$om" || { echo "$name: promtool check metrics failed on $om"; exit 1; }
+	dup=$(grep '^alloc_tag_' "$om" | sed 's/ [^ ]*$//' | sort | uniq -d)
+	[ -z "$dup" ] || { echo "$name: label sets given twice:"; echo "$dup"; exit 1; }
+	want=$(readelf -n "$BUILD/kernel-$v/vmlinux" | sed -n 's/^ *Build ID: *//p')
+	got=$(sed -n 's/.*build_id="\([^"]*\)".*/\1/p' "$om" | sort -u)
+	[ -n "$want" ] || { echo "$name: $BUILD/kernel-$v/vmlinux has no build ID"; exit 1; }
+	[ "$got" = "$want" ] || { echo "$name: build_id '$got', vmlinux's '$want'"; exit 1; }
+	echo "$name: $(grep -c '^alloc_tag_' "$om") samples, promtool clean, build_id $want"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || { echo "no boot printed alloctop's OpenMetrics output"; exit 2; }
