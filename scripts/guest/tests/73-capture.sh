@@ -107,7 +107,7 @@ names() {
 			}
 			nopfn = pfn ~ /^0xf+$/; noaddr = addr ~ /^(0+|\(null\))$/
 			print nopfn && !noaddr ? "object" : !nopfn && noaddr ? "page" : "both:" pfn "," addr
-		}' /tmp/trace | sort -u | tr '\n' ' '
+		}' /tmp/trace | sort -nu | tr '\n' ' '
 }
 for f in pages shared; do
 	check_eq "alloctest_$f: its events name a page frame, no address" "page " "$(names alloctest_$f)"
@@ -121,6 +121,40 @@ for f in pages kmalloc bulk vmalloc percpu shared; do
 done
 others=$(grep -E 'alloc_tag_mem_(alloced|freed):' /tmp/trace | grep -vc ' function=alloctest_' || true)
 check_eq "no event from a tag without the flag" 0 "$others"
+
+# Who allocated: an allocation names the cgroup it is charged to (memcg=,
+# a cgroup id: its directory's inode number; the root cgroup's for a task
+# there), 0 for an unaccounted one.  A SLAB_ACCOUNT cache's objects are
+# charged with no __GFP_ACCOUNT: dup_mm()'s mm_struct, for one.
+memcg_of() {
+	cat $t/trace >/tmp/trace
+	awk -v f="function=$1" 'index($0, "alloc_tag_mem_alloced:") && index($0, f " ") {
+			for (i = 1; i <= NF; i++) if ($i ~ /^memcg=/) print substr($i, 7)
+		}' /tmp/trace | sort -nu | tr '\n' ' '
+}
+check_eq "unaccounted: charged to no cgroup" "0 " "$(memcg_of alloctest_kmalloc)"
+cg=/sys/fs/cgroup
+if [ -d $cg ] && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; } &&
+	grep -qw memory $cg/cgroup.controllers; then
+	echo +memory >$cg/cgroup.subtree_control
+	mkdir $cg/capture
+	id=$(stat -c %i $cg/capture) root=$(stat -c %i $cg)
+	echo "kmalloccg 512 2" >$ctl
+	sh -c "echo \$\$ >$cg/capture/cgroup.procs && echo 'kmalloccg 512 3' >$ctl"
+	check_eq "GFP_KERNEL_ACCOUNT: the child cgroup's id, the root's in the root" \
+		"$root $id " "$(memcg_of alloctest_accounted)"
+	# The root shell's forks, and one from the child cgroup.
+	$at -S capture -f dup_mm >/dev/null
+	sh -c "echo \$\$ >$cg/capture/cgroup.procs && { sleep 0 & wait; }"
+	$at -C capture -f dup_mm >/dev/null
+	check_eq "SLAB_ACCOUNT (dup_mm's mm_struct): the child cgroup's id, the root's in the root" \
+		"$root $id " "$(memcg_of dup_mm)"
+	echo free >$ctl
+	check "remove the child cgroup" rmdir $cg/capture
+else
+	skip "GFP_KERNEL_ACCOUNT: the child cgroup's id" "no memory cgroup controller"
+	skip "SLAB_ACCOUNT: the child cgroup's id" "no memory cgroup controller"
+fi
 
 echo free >$ctl
 for f in pages kmalloc bulk vmalloc percpu shared; do
