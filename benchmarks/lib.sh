@@ -69,7 +69,8 @@ measure_files() {
 		scripts/guest scripts/cpio-normalize.py scripts/link-tags/link-tags.c |
 		grep -v -e '^benchmarks/report/' -e '\.md$' -e '^benchmarks/matrix\.txt$' \
 			-e '^scripts/guest/tests/' -e '^scripts/guest/run-tests$' \
-			-e '^scripts/guest/ktap\.sh$' -e '^scripts/\(test\|checkpatch\|export-patches\)\.sh$' |
+			-e '^scripts/guest/ktap\.sh$' -e '^scripts/guest/fleet-node$' \
+			-e '^scripts/\(test\|checkpatch\|export-patches\|prometheus-deb\)\.sh$' |
 		LC_ALL=C sort)
 }
 

@@ -43,7 +43,8 @@ bench=${INITRAMFS_BENCH:-0}
 # A measured boot (INITRAMFS_BENCH=1, benchmarks/) unpacks no guest tests:
 # its figures stay comparable while the tests change.
 [ "$bench" != 1 ] ||
-	rm -rf "$root/guest/tests" "$root/guest/run-tests" "$root/guest/ktap.sh"
+	rm -rf "$root/guest/tests" "$root/guest/run-tests" "$root/guest/ktap.sh" \
+		"$root/guest/fleet-node"
 if [ "$bench" != 1 ]; then
 	for prog in "$TOP"/scripts/guest/progs/*.c; do
 		"$cc" -static -O2 -Wall -Wextra -Werror -o "$root/guest/progs/$(basename "$prog" .c)" "$prog"

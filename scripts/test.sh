@@ -290,6 +290,10 @@ phase "boot checks"
 run_test "accounting identical in every representation" "$ktest/same-accounting.sh" "$logdir" $BOOTS
 run_test "alloctop's OpenMetrics output: promtool, unique series, build ID" \
 	"$ktest/openmetrics.sh" "$logdir" $BOOTS
+case " $VARIANTS " in
+*" fork "*) run_test "fleet: Prometheus sums a tag over two guests as they count it" \
+	"$ktest/fleet.sh" "$logdir" fork ;;
+esac
 
 case " $VARIANTS " in
 *" fork-distro "*) run_test "distro.config has Debian amd64's page-flag budget" "$ktest/distro-budget.sh" ;;

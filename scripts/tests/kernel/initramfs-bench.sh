@@ -24,7 +24,7 @@ for f in init bench/bench-guest.sh guest/progs/alloctop modules/allocbench.ko; d
 	grep -qx "$f" "$tmp/test.lst" || { echo "FAIL: the test initramfs has no $f"; fail=1; }
 	grep -qx "$f" "$tmp/bench.lst" || { echo "FAIL: the measured initramfs has no $f"; fail=1; }
 done
-for f in guest/run-tests guest/ktap.sh guest/tests/10-allocinfo.sh \
+for f in guest/run-tests guest/ktap.sh guest/tests/10-allocinfo.sh guest/fleet-node \
 	guest/progs/memfill guest/progs/allocinfo_ioctl_test modules/alloctest.ko; do
 	grep -qx "$f" "$tmp/test.lst" || { echo "FAIL: the test initramfs has no $f"; fail=1; }
 	! grep -q "^$f" "$tmp/bench.lst" || { echo "FAIL: the measured initramfs has $f"; fail=1; }
