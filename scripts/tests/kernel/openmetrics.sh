@@ -2,8 +2,9 @@
 # alloctop's OpenMetrics output as a real kernel gave it (the "# openmetrics: "
 # lines that the guest test 76-openmetrics prints): accepted by Prometheus'
 # own checker (promtool check metrics, from Debian's prometheus package), no
-# label set twice, and its build_id label the build ID of the vmlinux that
-# booted.
+# label set twice, its build_id label the build ID of the vmlinux that
+# booted, and the index label of each of vmlinux's sites the index that
+# link-tags gave it (the tag map beside vmlinux).
 # Usage: scripts/tests/kernel/openmetrics.sh LOGDIR BOOT...
 #   BOOT as test.sh's BOOTS: NAME:VARIANT:FORM[:KERNEL ARGS]; the guest log
 #   of each is LOGDIR/boot-NAME/guest.log.
@@ -28,7 +29,25 @@ for b in "$@"; do
 	got=$(sed -n 's/.*build_id="\([^"]*\)".*/\1/p' "$om" | sort -u)
 	[ -n "$want" ] || { echo "$name: $BUILD/kernel-$v/vmlinux has no build ID"; exit 1; }
 	[ "$got" = "$want" ] || { echo "$name: build_id '$got', vmlinux's '$want'"; exit 1; }
-	echo "$name: $(grep -c '^alloc_tag_' "$om") samples, promtool clean, build_id $want"
+	# The kernel's tags: the index label is the one link-tags gave the
+	# site (vmlinux's tag map: index, file:line, function).
+	map=$BUILD/kernel-$v/vmlinux.unstripped.tagmap
+	if [ ! -f "$map" ]; then
+		echo "$name: $(grep -c '^alloc_tag_' "$om") samples, promtool clean, build_id $want (no tag map: stock 7.3)"
+		n=$((n + 1))
+		continue
+	fi
+	bad=$(awk -F'\t' -v om="$om" '
+		NR == FNR { if ($0 !~ /^#/) site[$1] = $2 " " $3; next }
+		/^alloc_tag_bytes\{module="kernel",/ {
+			if (!match($0, /file="[^"]*",line="[0-9]*",function="[^"]*",index="[0-9]*"/)) next
+			split(substr($0, RSTART, RLENGTH), l, "\"")
+			n++
+			if (site[l[8]] != l[2] ":" l[4] " " l[6]) print l[8] ": " l[2] ":" l[4] " " l[6] ", map: " site[l[8]]
+		}
+		END { if (!n) print "no kernel sample with an index" }' "$map" "$om")
+	[ -z "$bad" ] || { echo "$name: index labels that are not link-tags' ($map):"; echo "$bad"; exit 1; }
+	echo "$name: $(grep -c '^alloc_tag_' "$om") samples, promtool clean, build_id $want, indexes as in $(basename "$map")"
 	n=$((n + 1))
 done
 [ $n -gt 0 ] || { echo "no boot printed alloctop's OpenMetrics output"; exit 2; }
