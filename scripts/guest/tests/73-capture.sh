@@ -152,7 +152,10 @@ if [ -d $cg ] && { grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none
 	echo free >$ctl
 	check "remove the child cgroup" rmdir $cg/capture
 else
-	skip "GFP_KERNEL_ACCOUNT: the child cgroup's id" "no memory cgroup controller"
+	# No memcg to charge: an accounted allocation is charged to none.
+	echo "kmalloccg 512 2" >$ctl
+	check_eq "no memory cgroup controller: GFP_KERNEL_ACCOUNT charged to none" "0 " \
+		"$(memcg_of alloctest_accounted)"
 	skip "SLAB_ACCOUNT: the child cgroup's id" "no memory cgroup controller"
 fi
 
