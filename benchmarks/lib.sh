@@ -32,8 +32,6 @@ matrix_field() {
 # matrix_pairs: "ROW:PEER" for every row that names a stock peer.
 matrix_pairs() { matrix_rows | awk '$5 != "-" { print $1 ":" $5 }'; }
 
-# matrix_group BASE: the baseline row BASE and every row taken over it.
-matrix_group() { matrix_rows | awk -v b="$1" '$1 == b || $6 == b { print $1 }'; }
 
 # matrix_family BASE: BASE's group, and each baseline of another tree that
 # names BASE as its PEER with that baseline's group (the report's

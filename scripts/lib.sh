@@ -86,6 +86,12 @@ build_lock() {
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# free_port: a TCP port on 127.0.0.1 that nothing listens on (for QEMU's
+# hostfwd and host-side servers).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # Hash of the patch series (the list and every patch in it): the kernel
 # tree records it once the series is applied, to notice edits.
 series_hash() {

@@ -55,10 +55,6 @@ fi
 run_stamp
 mkdir -p "$out"
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 for c in $cases; do
 	case $c in
 	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;

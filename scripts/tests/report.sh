@@ -15,7 +15,6 @@ want() { # want WHAT GOT EXPECTED
 	[ "$2" = "$3" ] || { echo "FAIL: $1: got '$2', want '$3'"; fail=1; }
 }
 want "pairs" "$(matrix_pairs | tr '\n' ' ')" "fork-a:stock-a fork-b:stock-a "
-want "group off" "$(matrix_group off | tr '\n' ' ')" "off stock-a fork-a fork-b "
 want "family off" "$(matrix_family off | tr '\n' ' ')" "off stock-a fork-a fork-b "
 sed 's/^\(other  *other  *none  *-  *\)-  /\1off/' "$MATRIX" >"${TMPDIR:-/tmp}/family-matrix.$$"
 want "family off, other's peer off" \

@@ -17,9 +17,6 @@ grep -q '^CONFIG_VIRTIO_NET=y' "$BUILD/kernel-$v/.config" 2>/dev/null ||
 bin=$("$TOP/scripts/prometheus-deb.sh")
 dir=$logdir/fleet
 rm -rf "$dir" && mkdir -p "$dir"
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 pids=() qpids=()
 cleanup() {
