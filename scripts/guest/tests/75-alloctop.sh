@@ -20,8 +20,8 @@ check_eq "text: the same" "32768,8" \
 	"$($at -c -n 1 -l 0 -t -m alloctest -f alloctest_pages | row 3,4)"
 # (not the file column: the ioctl keeps the last 63 bytes of a name)
 check_eq "the ioctl and the text agree on every alloctest site" \
-	"$($at -c -n 1 -l 0 -t -m alloctest | cut -d, -f1,3-9,11-)" \
-	"$($at -c -n 1 -l 0 -m alloctest | cut -d, -f1,3-9,11-)"
+	"$($at -c -n 1 -l 0 -t -m alloctest | cut -d, -f1,3-9,11-16)" \
+	"$($at -c -n 1 -l 0 -m alloctest | cut -d, -f1,3-9,11-16)"
 check_eq "--min-size leaves out sites below it" "" \
 	"$($at -c -n 1 -l 0 -m alloctest -z 32769 | row 3)"
 

@@ -21,9 +21,18 @@ check_eq "and its calls sample" 8 \
 # (but the file label: the ioctl keeps the last 63 bytes of a name; and
 # the index: the text has none)
 nofile() { sed -e 's/,file="[^"]*"//' -e 's/,index="[0-9]*"//'; }
-echo "$om" | nofile >/tmp/om-ioctl.txt
+# (and on a kernel that keeps totals, with the text's suffix asked for: the
+# same counters of what was allocated)
+totals=/proc/sys/vm/mem_profiling_totals
+[ ! -e $totals ] || echo 1 >$totals
+$at -o openmetrics -n 1 -l 0 -m alloctest | nofile >/tmp/om-ioctl.txt
 $at -o openmetrics -n 1 -l 0 -t -m alloctest | nofile >/tmp/om-text.txt
+[ ! -e $totals ] || echo 0 >$totals
 check "the text gives the same samples" cmp -s /tmp/om-ioctl.txt /tmp/om-text.txt
+if [ -e $totals ]; then
+	check_eq "with the totals: alloctest_pages' counter" 32768 \
+		"$(awk '/^alloc_tag_allocated_bytes_total\{/ && /function="alloctest_pages"/ { print $NF }' /tmp/om-text.txt)"
+fi
 check_eq "the last line is # EOF" "# EOF" "$(echo "$om" | tail -1)"
 
 # A saved copy, every site: one sample a name (sites of one name summed),
