@@ -100,6 +100,10 @@ TARGETS = [
     # per-tag control too, as "within 2" is: both readings are judged.
     Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags-pretag"),
     Target("delta", "fork-flags-tag-off", limit="0", vs="fork-disabled"),
+    # Totals since boot (posting G) with every tag counting them: at most 2
+    # instructions over fork-flags on the page pair and the slab pair.
+    Target("delta", "fork-flags-totals", limit="2", vs="fork-flags"),
+    Target("slab", "fork-flags-totals", limit="2", vs="fork-flags"),
     Target("delta", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     # The upstream fixes alone make stock no slower.
     Target("share", "stock-fixes-pointer", "module", "1"),
