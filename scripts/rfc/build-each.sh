@@ -60,12 +60,16 @@ ok=0
 build() {
 	local c=$1 label=$2 subject=$3 t0 logf w key parent=$1
 	[ "$label" = base ] || parent=$c^
+	logf=$bout/build-$label.log
+	git -C "$tree" checkout -q --detach "$c"
+	rfc_settle "$tree" "$bout" || {
+		printf 'FAILED  %4ss  %s  %s (olddefconfig)\n' 0 "$label" "$subject"
+		return 1
+	}
 	key=$(rfc_key "$bout" "$c" "$parent")
 	rfc_done "$bout" "$key" && return 0
-	logf=$bout/build-$label.log
 	t0=$(date +%s)
 	log "building $label: $subject"
-	git -C "$tree" checkout -q --detach "$c"
 	if ! rfc_build "$tree" "$bout" "$logf"; then
 		tail -20 "$logf" >&2
 		printf 'FAILED  %4ss  %s  %s (log: %s)\n' "$(( $(date +%s) - t0 ))" "$label" "$subject" "$logf"

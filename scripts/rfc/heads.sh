@@ -47,12 +47,17 @@ for cfg in "${configs[@]}"; do
 		c=$(git -C "$KSRC" rev-list --reverse "pristine..$head" | sed -n "${end}p")
 		[ -n "$c" ] || die "the series has fewer than $end patches (posting $p)"
 		n=$((n + 1))
+		git -C "$tree" checkout -q --detach "$c"
+		if ! rfc_settle "$tree" "$out"; then
+			fail=1
+			printf 'FAILED  %4ss  %s  %-10s patch %s (olddefconfig)\n' 0 "$p" "$cfg" "$end"
+			continue
+		fi
 		key=$(rfc_key "$out" "$c")
 		if rfc_done "$out" "$key"; then
 			ok=$((ok + 1))
 			continue
 		fi
-		git -C "$tree" checkout -q --detach "$c"
 		t0=$(date +%s)
 		log "$cfg: building posting $p's head (patch $end)"
 		if rfc_build "$tree" "$out" "$out/build-$p.log"; then

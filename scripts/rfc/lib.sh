@@ -39,27 +39,32 @@ rfc_config() {
 	cp "$3/.config" "$3/config.head"
 }
 
-# rfc_build TREE OUT LOG: build everything of OUT's config head at TREE's
-# checkout.  olddefconfig fits config.head to the checkout's Kconfig: an
+# rfc_settle TREE OUT: OUT/.config as a build of TREE's checkout takes it:
+# config.head fitted to the checkout's Kconfig by olddefconfig, so that an
 # option an earlier commit lacks is dropped for that build only.
+rfc_settle() {
+	cp "$2/config.head" "$2/.config" &&
+		make -s -C "$1" O="$2" "${rfc_margs[@]}" olddefconfig >/dev/null
+}
+
+# rfc_build TREE OUT LOG: build everything of OUT/.config (rfc_settle) at
+# TREE's checkout.
 rfc_build() {
-	{
-		cp "$2/config.head" "$2/.config" &&
-			make -s -C "$1" O="$2" "${rfc_margs[@]}" olddefconfig &&
-			make -s -C "$1" O="$2" "${rfc_margs[@]}" all
-	} >"$3" 2>&1
+	make -s -C "$1" O="$2" "${rfc_margs[@]}" all >"$3" 2>&1
 }
 
 # A check's result line is kept in OUT/done/KEY, KEY naming the source
 # trees it was taken on (git tree hashes, which do not change when the
-# series is applied again) and the config: a later run, in this session or
-# another, prints it again instead of building the same sources.
-# rfc_key OUT REV...: the key of REVs' trees with OUT's config head.
+# series is applied again) and the config the build took: a later run, in
+# this session or another, prints it again instead of building the same
+# sources.  The config is the settled one (rfc_settle), not the head's, so
+# that an option a later patch adds changes no earlier patch's key.
+# rfc_key OUT REV...: the key of REVs' trees with OUT/.config.
 rfc_key() {
 	local out=$1 k
 	shift
 	k=$(git -C "$KSRC" rev-parse "${@/%/^{tree\}}" | cut -c1-16 | tr '\n' -)
-	echo "${k}$(sha256sum <"$out/config.head" | cut -c1-16)"
+	echo "${k}$(sha256sum <"$out/.config" | cut -c1-16)"
 }
 # rfc_done OUT KEY: print the line kept for KEY, when it says "ok".
 rfc_done() {
