@@ -5,22 +5,6 @@ from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
-# Why a "delta" target not met cannot be met, by (row, the row it is held
-# to): a bound of the design, which its trace below shows.
-DELTA_REMEDY = {
-    ("fork-flags-tag-off", "fork-disabled"): (
-        "A tag that is off is skipped inside profiling's hooks, which still "
-        "run: the call site saves and restores `current->alloc_tag`, the "
-        "allocation hook reads the tag's `slow` byte and then its flags, "
-        "and the free finds the page's index field clear. `fork-disabled` "
-        "jumps over all of it on the profiling static key. Only a switch "
-        "at each call site (a static key in every tag, patched as dynamic "
-        "debug patches its call sites) could skip the call-site work; the "
-        "hooks' tests would remain, so this bound is approached, not "
-        "reached, and the target beside it (no more than the same tag "
-        "counted) is the one per-tag `off` is held to."),
-}
-
 
 def vals(rows, k):
     return ", ".join(sorted({x[k] for x in rows}))
@@ -161,10 +145,10 @@ def not_met(r, judged):
     for t in judged:
         key = (t["row"], t["peer"])
         if t["kind"] == "delta" and t["verdict"].startswith("not met") \
-                and key in DELTA_REMEDY:
+                and t.get("why"):
             got = traced_over(r, *key)
             out.append("- `%s` against `%s`: " % key +
-                       (got + ". " if got else "") + DELTA_REMEDY[key])
+                       (got + ". " if got else "") + t["why"])
     return "\n".join(out)
 
 

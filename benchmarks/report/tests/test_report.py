@@ -573,21 +573,23 @@ class NotMetTest(Fixture):
 
     def test_delta_named_by_function(self):
         r = self.results()
+        # The reason comes with the target (Target.why, carried by judge())
         judged = [{"kind": "delta", "row": "fork-b", "peer": "fork-a",
-                   "verdict": "not met"}]
-        remedy = {("fork-b", "fork-a"): "Why."}
-        with mock.patch.object(text, "DELTA_REMEDY", remedy):
-            # Untraced: the reason alone.
-            self.assertEqual(text.not_met(r, judged),
-                             "- `fork-b` against `fork-a`: Why.")
-            self.write_trace("fork-a", [("f", 3), ("g", 2)])
-            self.write_trace("fork-b", [("f", 5), ("g", 1), ("h", 4)])
-            self.assertEqual(
-                text.not_met(r, judged),
-                "- `fork-b` against `fork-a`: traced over `fork-a` (page-0, "
-                "module call site): +5 in all; most in `h` +4, `f` +2. Why.")
-            judged[0]["verdict"] = "met"
-            self.assertEqual(text.not_met(r, judged), "")
+                   "verdict": "not met", "why": "Why."}]
+        # Untraced: the reason alone.
+        self.assertEqual(text.not_met(r, judged),
+                         "- `fork-b` against `fork-a`: Why.")
+        self.write_trace("fork-a", [("f", 3), ("g", 2)])
+        self.write_trace("fork-b", [("f", 5), ("g", 1), ("h", 4)])
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b` against `fork-a`: traced over `fork-a` (page-0, "
+            "module call site): +5 in all; most in `h` +4, `f` +2. Why.")
+        judged[0]["verdict"] = "met"
+        self.assertEqual(text.not_met(r, judged), "")
+        # No reason given: nothing to say beside the verdict
+        judged[0].update(verdict="not met", why="")
+        self.assertEqual(text.not_met(r, judged), "")
 
     def test_pages_named_by_failing_case(self):
         r = self.results()
