@@ -113,11 +113,11 @@ TARGETS = [
         "hooks' tests would remain, so this bound is approached, not "
         "reached, and the target beside it (no more than the same tag "
         "counted) is the one per-tag `off` is held to.")),
+    Target("delta", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     # Totals since boot (posting G) with every tag counting them: at most 2
     # instructions over fork-flags on the page pair and the slab pair.
     Target("delta", "fork-flags-totals", limit="2", vs="fork-flags"),
     Target("slab", "fork-flags-totals", limit="2", vs="fork-flags"),
-    Target("delta", "fork-flags-tag-off", limit="0", vs="fork-flags"),
     # The upstream fixes alone make stock no slower.
     Target("share", "stock-fixes-pointer", "module", "1"),
     Target("share", "stock-fixes-compressed", "module", "1"),
