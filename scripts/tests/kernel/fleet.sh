@@ -4,7 +4,9 @@
 # QEMU's user network (scripts/guest/fleet-node), and Prometheus' own
 # server (Debian's, scripts/prometheus-deb.sh) scrapes both.  One PromQL
 # query through its HTTP API sums alloctest_pages' bytes across the fleet:
-# the sum must equal what the two guests' /proc/allocinfo said.
+# the sum must equal what the two guests' /proc/allocinfo said, and on
+# kernels that keep totals, the sum of alloc_tag_allocations_total what
+# they say they allocated.
 # Usage: scripts/tests/kernel/fleet.sh LOGDIR [VARIANT]   (default: fork)
 set -eu
 trap 'exit 1' ERR # an unexpected error fails the test; 2 would read as a skip
@@ -43,7 +45,7 @@ until [ -f "$dir/flags/initramfs.cpio" ] || [ $i -gt 300 ]; do sleep 1; i=$((i +
 node pointer 5 "$p2" ""
 
 # Each guest's own figure, once it serves.
-want=0 k=0
+want=0 want_calls=0 k=0
 for n in flags pointer; do
 	i=0
 	until grep -q '^@@FLEET allocinfo ' "$dir/$n/guest.log" 2>/dev/null; do
@@ -59,6 +61,14 @@ for n in flags pointer; do
 	b=$(sed -n 's/^@@FLEET allocinfo \([0-9]*\).*/\1/p' "$dir/$n/guest.log" | head -1)
 	echo "guest $n: /proc/allocinfo says alloctest_pages holds $b bytes"
 	want=$((want + b))
+	c=$(sed -n 's/^@@FLEET allocated \([0-9]*\).*/\1/p' "$dir/$n/guest.log" | head -1)
+	# (a guest without the totals: no sum of them is checked)
+	if [ -z "$c" ]; then
+		want_calls=""
+	elif [ -n "$want_calls" ]; then
+		echo "guest $n: and says it allocated $c pages there since alloctest's load"
+		want_calls=$((want_calls + c))
+	fi
 done
 
 pp=$(free_port)
@@ -104,4 +114,12 @@ until [ "$(query 'count(up == 1)')" = 2 ] && got=$(query "$q") && [ -n "$got" ] 
 done
 echo "Prometheus: $q = $got"
 [ "$got" = "$want" ] || { echo "the fleet's sum $got is not the guests' $want"; exit 1; }
+# The counters of what was allocated, where both kernels keep them
+if [ -n "$want_calls" ]; then
+	q='sum(alloc_tag_allocations_total{function="alloctest_pages"})'
+	got=$(query "$q")
+	echo "Prometheus: $q = $got"
+	[ "$got" = "$want_calls" ] ||
+		{ echo "the fleet's allocations $got are not the guests' $want_calls"; exit 1; }
+fi
 echo "fleet: 2 guests scraped; their sum is what their /proc/allocinfo says ($want bytes)"
