@@ -20,6 +20,10 @@ usage: ${0##*/} [options] [--] GUEST-COMMAND...
   -d, --dimm SIZE    x86_64: one hot-pluggable pc-dimm of SIZE besides it, for
                      the guest to online, offline and eject through ACPI
   -s, --smp N        vCPUs (default: 1)
+  -N, --numa N       x86_64: N NUMA nodes, the memory split evenly and the
+                     vCPUs dealt out in turn, and with -d one more node
+                     with no memory but the DIMM's (ACPI SRAT: the kernel
+                     needs CONFIG_ACPI_NUMA to see them)
   -a, --accel A      auto, kvm or tcg (default: auto: KVM only if a probe boot works)
   -i, --icount       deterministic guest: TCG with -icount shift=0,sleep=off, a
                      fixed RTC and initramfs; guest output printed at the end
@@ -38,13 +42,14 @@ USAGE
 }
 
 variant=fork mem=1G smp=1 accel=auto icount=0 timeout=600 append=""
-out="" perf="" quiet=0 envs=() dimm=""
+out="" perf="" quiet=0 envs=() dimm="" numa=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-k|--variant) variant=$2; shift 2 ;;
 	-m|--mem) mem=$2; shift 2 ;;
 	-d|--dimm) dimm=$2; shift 2 ;;
 	-s|--smp) smp=$2; shift 2 ;;
+	-N|--numa) numa=$2; shift 2 ;;
 	-a|--accel) accel=$2; shift 2 ;;
 	-i|--icount) icount=1; shift ;;
 	-t|--timeout) timeout=$2; shift 2 ;;
@@ -81,13 +86,36 @@ arm64)
 	;;
 esac
 memargs=(-m "$mem")
+numaargs=() dimm_node=""
+if [ "$numa" -gt 1 ]; then
+	[ "$arch" = x86_64 ] || { log "--numa: x86_64 guests only"; exit 126; }
+	case $mem in
+	*G) mib=$((${mem%G} * 1024)) ;;
+	*M) mib=${mem%M} ;;
+	*) log "--numa: memory size '$mem' is not in M or G"; exit 126 ;;
+	esac
+	[ $((mib % numa)) = 0 ] || { log "--numa: $mem does not split into $numa nodes"; exit 126; }
+	for ((i = 0; i < numa; i++)); do
+		numaargs+=(-object "memory-backend-ram,id=numa$i,size=$((mib / numa))M"
+			   -numa "node,nodeid=$i,memdev=numa$i")
+	done
+	for ((i = 0; i < smp; i++)); do
+		numaargs+=(-numa "cpu,node-id=$((i % numa)),socket-id=$i")
+	done
+	# The DIMM's node: its memory only, so that it can go offline whole.
+	if [ -n "$dimm" ]; then
+		dimm_node=$numa
+		numaargs+=(-numa "node,nodeid=$dimm_node")
+	fi
+fi
 if [ -n "$dimm" ]; then
 	[ "$arch" = x86_64 ] || { log "--dimm: x86_64 guests only"; exit 126; }
 	# maxmem only reserves guest-physical room for the slot.
 	memargs=(-m "$mem,slots=1,maxmem=64G"
 		-object "memory-backend-ram,id=dimm0,size=$dimm"
-		-device "pc-dimm,id=dimm0dev,memdev=dimm0")
+		-device "pc-dimm,id=dimm0dev,memdev=dimm0${dimm_node:+,node=$dimm_node}")
 fi
+memargs+=(${numaargs[@]+"${numaargs[@]}"})
 command -v $qemu >/dev/null || { log "$qemu missing (install $qemu_pkg)"; exit 126; }
 
 # Initramfs: the variant's base archive plus a small one with the command.

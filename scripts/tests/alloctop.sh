@@ -81,5 +81,22 @@ alloc_tag_allocated_bytes_total{module="kernel",file="mm/c.c",line="9",function=
 alloc_tag_allocations_total{module="kernel",file="mm/c.c",line="9",function="churn",build_id=""} 200'
 want "-b: allocation rates beside the live ones" \
 	"$("$at" -b -i "$tmp/ai" | grep -c 'ALLOCB/S *ALLOCS/S  SITE')" 1
-[ $fail = 0 ] && echo "alloctop: tags of one name apart across updates, summed and escaped in OpenMetrics; rates and counters of what was allocated"
+# Counts by node, as a flagged line has them: kept with the site's name
+# in -b's output, word for word; a line without them shows none.
+{
+	printf 'allocinfo - version: 2.0\n#     <size>  <calls> <tag info>\n'
+	printf '%12d %8d mm/n.c:4 func:numa node0_bytes:8192 node0_calls:2 node1_bytes:4096 node1_calls:1\n' 12288 3
+	printf '%12d %8d mm/d.c:1 func:plain\n' 8 1
+} >"$tmp/ai"
+want "-b: a flagged site's counts by node after its name" \
+	"$("$at" -b -i "$tmp/ai" -l 0 | grep -o 'func:numa.*' | sed 's/ *$//')" \
+	"func:numa node0_bytes:8192 node0_calls:2 node1_bytes:4096 node1_calls:1"
+want "-b: none for another" "$("$at" -b -i "$tmp/ai" -l 0 | grep -c 'func:plain.*node')" 0
+want "OpenMetrics: a gauge sample a node, for that site only" \
+	"$("$at" -o openmetrics -i "$tmp/ai" | grep '^alloc_tag_node_')" \
+	'alloc_tag_node_bytes{module="kernel",file="mm/n.c",line="4",function="numa",build_id="",node="0"} 8192
+alloc_tag_node_bytes{module="kernel",file="mm/n.c",line="4",function="numa",build_id="",node="1"} 4096
+alloc_tag_node_calls{module="kernel",file="mm/n.c",line="4",function="numa",build_id="",node="0"} 2
+alloc_tag_node_calls{module="kernel",file="mm/n.c",line="4",function="numa",build_id="",node="1"} 1'
+[ $fail = 0 ] && echo "alloctop: tags of one name apart across updates, summed and escaped in OpenMetrics; rates and counters of what was allocated; counts by node"
 exit $fail

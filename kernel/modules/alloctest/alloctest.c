@@ -15,6 +15,10 @@
  *                       which frees the tail pages at once and leaves the
  *                       first page held (alloctest_shared)
  *   kmalloc SIZE COUNT  kmalloc COUNT objects of SIZE (alloctest_kmalloc)
+ *   pagesnode NID COUNT COUNT order-0 pages from node NID only
+ *                       (alloctest_pages_node)
+ *   kmallocnode NID COUNT  COUNT 64-byte objects from node NID
+ *                       (alloctest_kmalloc_node)
  *   kmalloccg SIZE COUNT  the same, charged to the writer's memory cgroup
  *                       (alloctest_accounted)
  *   cache COUNT         COUNT objects of the module's own cache, freed with
@@ -99,6 +103,25 @@ static int alloctest_pages(unsigned int order, unsigned int count)
 			return -ENOMEM;
 		held_pages[nr_pages].page = page;
 		held_pages[nr_pages].order = order;
+		nr_pages++;
+	}
+	return 0;
+}
+
+/* Pages of one node, for the counts by node */
+static int alloctest_pages_node(unsigned int nid, unsigned int count)
+{
+	struct page *page;
+
+	if (nid >= MAX_NUMNODES || !node_online(nid) ||
+	    count > ALLOCTEST_MAX - nr_pages)
+		return -EINVAL;
+	while (count--) {
+		page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, 0);
+		if (!page)
+			return -ENOMEM;
+		held_pages[nr_pages].page = page;
+		held_pages[nr_pages].order = 0;
 		nr_pages++;
 	}
 	return 0;
@@ -189,6 +212,23 @@ static int alloctest_kmalloc(size_t size, unsigned int count)
 		return -EINVAL;
 	while (count--) {
 		obj = kmalloc(size, GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		held_objs[nr_objs++] = obj;
+	}
+	return 0;
+}
+
+/* Slab objects of one node, for the counts by node */
+static int alloctest_kmalloc_node(unsigned int nid, unsigned int count)
+{
+	void *obj;
+
+	if (nid >= MAX_NUMNODES || !node_online(nid) ||
+	    count > ALLOCTEST_MAX - nr_objs)
+		return -EINVAL;
+	while (count--) {
+		obj = kmalloc_node(64, GFP_KERNEL | __GFP_THISNODE, nid);
 		if (!obj)
 			return -ENOMEM;
 		held_objs[nr_objs++] = obj;
@@ -450,6 +490,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_shared(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloc")) {
 		ret = alloctest_kmalloc(a, b);
+	} else if (n == 3 && !strcmp(cmd, "pagesnode")) {
+		ret = alloctest_pages_node(a, b);
+	} else if (n == 3 && !strcmp(cmd, "kmallocnode")) {
+		ret = alloctest_kmalloc_node(a, b);
 	} else if (n == 3 && !strcmp(cmd, "kmalloccg")) {
 		ret = alloctest_accounted(a, b);
 	} else if (n == 2 && !strcmp(cmd, "cache")) {

@@ -4,7 +4,8 @@
 # own checker (promtool check metrics, from Debian's prometheus package), no
 # label set twice, its build_id label the build ID of the vmlinux that
 # booted, and the index label of each of vmlinux's sites the index that
-# link-tags gave it (the tag map beside vmlinux).
+# link-tags gave it (the tag map beside vmlinux); and the samples by node
+# that 78-nodes printed ("# openmetrics-nodes: "), by promtool too.
 # Usage: scripts/tests/kernel/openmetrics.sh LOGDIR BOOT...
 #   BOOT as test.sh's BOOTS: NAME:VARIANT:FORM[:KERNEL ARGS]; the guest log
 #   of each is LOGDIR/boot-NAME/guest.log.
@@ -49,5 +50,11 @@ for b in "$@"; do
 	[ -z "$bad" ] || { echo "$name: index labels that are not link-tags' ($map):"; echo "$bad"; exit 1; }
 	echo "$name: $(grep -c '^alloc_tag_' "$om") samples, promtool clean, build_id $want, indexes as in $(basename "$map")"
 	n=$((n + 1))
+	# The samples by node that 78-nodes printed, where it counted by node
+	omn=$logdir/openmetrics-nodes-$name.txt
+	sed -n 's/^    # openmetrics-nodes: //p' "$logdir/boot-$name/guest.log" >"$omn"
+	[ -s "$omn" ] || continue
+	"$promtool" check metrics <"$omn" || { echo "$name: promtool check metrics failed on $omn"; exit 1; }
+	echo "$name: $(grep -c '^alloc_tag_node_' "$omn") samples by node, promtool clean"
 done
 [ $n -gt 0 ] || { echo "no boot printed alloctop's OpenMetrics output"; exit 2; }
