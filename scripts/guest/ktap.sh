@@ -78,3 +78,7 @@ ksft_results() {
 		not_ok "selftest exit status agrees with its results"
 	fi
 }
+
+# move_field WORD STAGE: WORD's value in the STAGE line of movepages'
+# output, kept in /tmp/move.out
+move_field() { sed -n "s/^$2 .*$1:\([-0-9]*\).*/\1/p" /tmp/move.out; }

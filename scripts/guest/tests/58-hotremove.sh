@@ -74,16 +74,14 @@ if [ -n "$mover" ]; then
 	kill -CONT $mover
 	wait $mover || true
 	sed 's/^/# /' /tmp/move.out
-	# field WORD STAGE: the word's value in the line of STAGE
-	field() { sed -n "s/^$2 .*$1:\([-0-9]*\).*/\1/p" /tmp/move.out; }
 	check_eq "64 pages were on the DIMM's node $dnode" "moved 64" "$(grep '^moved' /tmp/move.out)"
 	if [ -n "$counted" ]; then
-		check "node $dnode counted them" test "$(field node${dnode}_bytes before)" -ge $((64 * 4096))
+		check "node $dnode counted them" test "$(move_field node${dnode}_bytes before)" -ge $((64 * 4096))
 		# (an empty node with nothing counted has no words: 0)
-		gone=$(field node${dnode}_bytes after)
+		gone=$(move_field node${dnode}_bytes after)
 		check_eq "offline, node $dnode counts nothing" 0 "${gone:-0}"
 		check "the other nodes took its count: none lost" \
-			test "$(field sum after)" -ge "$(field sum before)"
+			test "$(move_field sum after)" -ge "$(move_field sum before)"
 		$at -C nodes -f $anon >/dev/null
 	else
 		skip "a counted node going offline" "no counts by node in this kernel"

@@ -106,17 +106,15 @@ if [ $nodes -gt 1 ] && grep -q " func:$anon " /proc/allocinfo; then
 	check "alloctop -S nodes -f $anon" sh -c "$at -S nodes -f $anon >/dev/null"
 	if /guest/progs/movepages $anon 64 >/tmp/move.out 2>&1; then
 		sed 's/^/# /' /tmp/move.out
-		# field WORD STAGE: the word's value in the line of STAGE
-		field() { sed -n "s/^$2 .*$1:\([-0-9]*\).*/\1/p" /tmp/move.out; }
 		check_eq "move_pages put all 64 pages on node 1" "moved 64" "$(grep '^moved' /tmp/move.out)"
-		check_eq "the lines had node words" "1 1" "$(field words before) $(field words after)"
+		check_eq "the lines had node words" "1 1" "$(move_field words before) $(move_field words after)"
 		check_eq "the line is unchanged by the move" \
 			"$(awk '$1 == "before" { print $2 }' /tmp/move.out)" \
 			"$(awk '$1 == "after" { print $2 }' /tmp/move.out)"
 		check_eq "node 1 gained the pages" $((64 * 4096)) \
-			$(($(field node1_bytes after) - $(field node1_bytes before)))
+			$(($(move_field node1_bytes after) - $(move_field node1_bytes before)))
 		check_eq "node 0 lost them" $((-64 * 4096)) \
-			$(($(field node0_bytes after) - $(field node0_bytes before)))
+			$(($(move_field node0_bytes after) - $(move_field node0_bytes before)))
 	else
 		not_ok "movepages: $(cat /tmp/move.out)"
 	fi
