@@ -13,8 +13,10 @@ dir=${SERIES_DIR:-$TOP/kernel/patches}
 n=$(git -C "$KSRC" rev-list --count pristine..HEAD)
 tmp=$(mktemp -d "$dir/.export.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-git -C "$KSRC" format-patch -q --no-signature --zero-commit --no-numbered \
-	-o "$tmp" pristine..HEAD
+# The index lines' hashes at one length, however many objects the tree
+# has gathered (git lengthens them where 7 digits would be ambiguous).
+git -C "$KSRC" -c core.abbrev=7 format-patch -q --no-signature --zero-commit \
+	--no-numbered -o "$tmp" pristine..HEAD
 (cd "$tmp" && ls -1 ./*.patch 2>/dev/null | sed 's|^\./||') >"$tmp/new"
 awk -v new="$tmp/new" '
 	function slug(f) { sub(/^[0-9]+-/, "", f); return f }
