@@ -67,7 +67,7 @@ build() {
 		return 1
 	}
 	key=$(rfc_key "$bout" "$c" "$parent")
-	rfc_done "$bout" "$key" && return 0
+	rfc_done "$key" && return 0
 	t0=$(date +%s)
 	log "building $label: $subject"
 	if ! rfc_build "$tree" "$bout" "$logf"; then
@@ -83,7 +83,7 @@ build() {
 			"$(( $(date +%s) - t0 ))" "$label" "$subject" "$w" "$bout/w1-$label.log"
 		return 1
 	fi
-	rfc_keep "$bout" "$key" "$(printf 'ok      %4ss  %s  %s' "$(( $(date +%s) - t0 ))" "$label" "$subject")"
+	rfc_keep "$key" "$(printf 'ok      %4ss  %s  %s' "$(( $(date +%s) - t0 ))" "$label" "$subject")"
 }
 
 # Configure at the series head, where every option the fragment asks for

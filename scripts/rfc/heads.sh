@@ -54,7 +54,7 @@ for cfg in "${configs[@]}"; do
 			continue
 		fi
 		key=$(rfc_key "$out" "$c")
-		if rfc_done "$out" "$key"; then
+		if rfc_done "$key"; then
 			ok=$((ok + 1))
 			continue
 		fi
@@ -62,7 +62,7 @@ for cfg in "${configs[@]}"; do
 		log "$cfg: building posting $p's head (patch $end)"
 		if rfc_build "$tree" "$out" "$out/build-$p.log"; then
 			ok=$((ok + 1))
-			rfc_keep "$out" "$key" "$(printf 'ok      %4ss  %s  %-10s patch %s' "$(( $(date +%s) - t0 ))" "$p" "$cfg" "$end")"
+			rfc_keep "$key" "$(printf 'ok      %4ss  %s  %-10s patch %s' "$(( $(date +%s) - t0 ))" "$p" "$cfg" "$end")"
 		else
 			fail=1
 			tail -20 "$out/build-$p.log" >&2

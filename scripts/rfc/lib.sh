@@ -53,12 +53,15 @@ rfc_build() {
 	make -s -C "$1" O="$2" "${rfc_margs[@]}" all >"$3" 2>&1
 }
 
-# A check's result line is kept in OUT/done/KEY, KEY naming the source
-# trees it was taken on (git tree hashes, which do not change when the
-# series is applied again) and the config the build took: a later run, in
-# this session or another, prints it again instead of building the same
-# sources.  The config is the settled one (rfc_settle), not the head's, so
+# A check's result line is kept under KEY in the ledger RFC_LEDGER
+# (results/rfc-builds.txt, committed), KEY naming the source trees it was
+# taken on (git tree hashes, which do not change when the series is
+# applied again) and the config the build took: a later run, on this
+# machine or another, prints it again instead of building the same
+# sources, so that the builds, hours on two cores, can be spread over
+# sessions.  The config is the settled one (rfc_settle), not the head's, so
 # that an option a later patch adds changes no earlier patch's key.
+RFC_LEDGER=${RFC_LEDGER:-$TOP/results/rfc-builds.txt}
 # rfc_key OUT REV...: the key of REVs' trees with OUT/.config.
 rfc_key() {
 	local out=$1 k
@@ -66,13 +69,23 @@ rfc_key() {
 	k=$(git -C "$KSRC" rev-parse "${@/%/^{tree\}}" | cut -c1-16 | tr '\n' -)
 	echo "${k}$(sha256sum <"$out/.config" | cut -c1-16)"
 }
-# rfc_done OUT KEY: print the line kept for KEY, when it says "ok".
+# rfc_done KEY: print the line kept for KEY, when it says "ok".
 rfc_done() {
-	grep -s '^ok ' "$1/done/$2"
+	local line
+	line=$(grep -s -m1 "^$1 ok " "$RFC_LEDGER") || return 1
+	printf '%s\n' "${line#* }"
 }
-# rfc_keep OUT KEY LINE: keep LINE for KEY, and print it.
+# rfc_keep KEY LINE: keep LINE for KEY in the ledger, in place of any line
+# kept for it before, and print it.
 rfc_keep() {
-	mkdir -p "$1/done"
-	printf '%s\n' "$3" >"$1/done/$2.tmp" && mv "$1/done/$2.tmp" "$1/done/$2"
-	printf '%s\n' "$3"
+	local tmp=$RFC_LEDGER.tmp
+	{
+		if [ -f "$RFC_LEDGER" ]; then
+			grep -v "^$1 " "$RFC_LEDGER" || true
+		else
+			echo "# KEY (trees and settled config, scripts/rfc/lib.sh) and each build check's line"
+		fi
+		printf '%s %s\n' "$1" "$2"
+	} >"$tmp" && mv "$tmp" "$RFC_LEDGER"
+	printf '%s\n' "$2"
 }
