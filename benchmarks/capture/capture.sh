@@ -2,8 +2,9 @@
 # Context capture end to end ('make capture'): boots the fork's benchmark
 # kernel with tracefs (fork-bench-tracing) under QEMU TCG with -icount, in
 # the page-flags form, and runs benchmarks/guest/capture-guest.sh: the
-# capture flag's cost on allocbench's page pair (no flag, the flag set,
-# perf record -g taking the events), then one kernel call site captured
+# per-tag flags' cost on allocbench's page and kmalloc(64) pairs (no flag,
+# capture set, perf record -g taking its events, nodes set, either flag
+# set on another tag only), then one kernel call site captured
 # with perf record -g while files are written to tmpfs, its stacks folded
 # in the guest.  Writes the raw data to results/capture/: cost.csv and
 # stacks.csv (one row a folded stack, with the bytes and events it took),

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Guest side of 'make capture' (runs as /bench/capture-guest.sh).  Context
 # capture end to end, and what it costs, on a kernel with tracefs:
-#   @@CAPCOST SITE MODE N TOTAL_NS   allocbench's page pair at SITE (page:
-#       the module call site, kpage: skb_page_frag_refill()), MODE none (no
-#       flag), flag (capture set, events not enabled) or perf (capture set,
-#       perf record -g taking both events); under -icount TOTAL_NS counts
-#       instructions.
+#   @@CAPCOST SITE MODE N TOTAL_NS   one of allocbench's pairs at SITE (page:
+#       an order-0 page at the module call site, kpage: one at
+#       skb_page_frag_refill()'s, kmalloc: kmalloc(64) at the module's),
+#       MODE none (no flag), flag (capture set, events not enabled), perf
+#       (capture set, perf record -g taking both events), nodes (nodes
+#       set), other-capture or other-nodes (that flag set on dup_mm()'s
+#       tag, which the loops never touch, and none on theirs); under
+#       -icount TOTAL_NS counts instructions.
 #   @@TAG BYTES CALLS                  the captured tag's line, before and
 #                                      after the workload
 #   @@EVENTS N BYTES                   alloc_tag_mem_alloced events recorded
@@ -35,31 +38,48 @@ tar -xf "$bench/perf-root.tar" -C /
 echo "@@KERNEL $(uname -r)"
 echo "@@PERFVERSION $(perf version | awk '{ print $3 }')"
 
-# --- the cost, at both of allocbench's page sites -------------------------------
+# --- the flags' cost, at allocbench's three sites -------------------------------
 insmod /modules/allocbench.ko
 echo 1 >/proc/sys/net/core/high_order_alloc_disable
-cost() { # SITE MODE N
-	echo "$1 0 $3" >$run
-	set -- "$1" "$2" $(cat $run)
+sites="page:0 kpage:0 kmalloc:64"
+cost() { # SITE:ARG MODE N
+	echo "${1%:*} ${1#*:} $3" >$run
+	set -- "${1%:*}" "$2" $(cat $run)
 	echo "@@CAPCOST $1 $2 $5 $7"
 }
-capture() { # -S|-C
-	$at "$1" capture -m allocbench >/dev/null &&
-		$at "$1" capture -f skb_page_frag_refill >/dev/null ||
-		die "alloctop $1 capture failed"
+costs() { # MODE
+	for site in $sites; do
+		cost "$site" "$1" "$COST_N"
+	done
 }
-for site in page kpage; do
-	cost $site none "$COST_N"
-done
-capture -S
-for site in page kpage; do
-	cost $site flag "$COST_N"
+# FLAG on the measured sites' tags (-S sets it, -C clears it)
+flag() { # -S|-C FLAG
+	$at "$1" "$2" -m allocbench >/dev/null &&
+		$at "$1" "$2" -f skb_page_frag_refill >/dev/null ||
+		die "alloctop $1 $2 on the measured sites failed"
+}
+# FLAG on a tag of the kernel's that no loop allocates at
+other() { # -S|-C FLAG
+	$at "$1" "$2" -f dup_mm >/dev/null || die "alloctop $1 $2 -f dup_mm failed"
+}
+costs none
+flag -S capture
+for site in $sites; do
+	cost "$site" flag "$COST_N"
 	perf record -q -e alloc_tag:alloc_tag_mem_alloced -e alloc_tag:alloc_tag_mem_freed \
-		-g -a -o /tmp/cost.data -- sh -c "echo $site 0 $PERF_N >$run" 2>/dev/null
+		-g -a -o /tmp/cost.data -- sh -c "echo ${site%:*} ${site#*:} $PERF_N >$run" 2>/dev/null
 	set -- $(cat $run)
-	echo "@@CAPCOST $site perf $3 $5"
+	echo "@@CAPCOST ${site%:*} perf $3 $5"
 done
-capture -C
+flag -C capture
+flag -S nodes
+costs nodes
+flag -C nodes
+for f in capture nodes; do
+	other -S $f
+	costs other-$f
+	other -C $f
+done
 echo 0 >/proc/sys/net/core/high_order_alloc_disable
 rmmod allocbench
 

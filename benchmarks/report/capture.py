@@ -1,8 +1,9 @@
 """results/capture/: context capture end to end ('make capture').
 
-cost.csv: allocbench's page pair at its two sites under -icount, with no
-flag, with the capture flag set (events not enabled) and with perf record
--g taking the events.  stacks.csv: one kernel call site captured while
+cost.csv: allocbench's pairs at its three sites under -icount, with no
+flag, with the capture flag set (events not enabled), with perf record -g
+taking the events, with the nodes flag set, and with capture or nodes set
+on another tag only.  stacks.csv: one kernel call site captured while
 files are written to tmpfs, one row a folded stack (the command, then the
 frames from the outermost in) with the bytes and events it took, and the
 site's line before and after.  alloctop-dir.csv and alloctop-site.csv:
@@ -19,9 +20,15 @@ import re
 
 from .tables import md
 
-SITES = {"page": "module call site", "kpage": "kernel call site"}
+SITES = {"page": "page, module call site", "kpage": "page, kernel call site",
+         "kmalloc": "kmalloc(64), module call site"}
 MODES = [("none", "no flag"), ("flag", "capture set, events off"),
          ("perf", "capture set, perf record -g")]
+# The other flags, and either flag on a tag the loops never touch: what a
+# tag pays for another's.
+OTHER_MODES = [("none", "no flag"), ("nodes", "nodes set"),
+               ("other-capture", "capture on another tag"),
+               ("other-nodes", "nodes on another tag")]
 # Frames outside the path a user looks at: the way in from user space,
 # and the tracing machinery inside the captured call site.
 ENTRY = ("entry_SYSCALL_64_after_hwframe", "entry_SYSCALL_64",
@@ -101,15 +108,19 @@ def trim(stack, func):
     return frames
 
 
-def cost_table(cost):
+def cost_table(cost, modes):
+    """Per site, each of @modes (the first the baseline) and each over it;
+    None when no row of @cost has a mode but the first."""
     per = {}
     for c in cost:
         per[(c["site"], c["mode"])] = float(c["total_ns"]) / int(c["n"])
-    header = ["site"] + [label for _, label in MODES] + ["flag over none",
-                                                         "perf over none"]
+    if not any(m == mode for _, m in per for mode, _ in modes[1:]):
+        return None
+    header = (["site"] + [label for _, label in modes] +
+              ["%s over %s" % (m, modes[0][0]) for m, _ in modes[1:]])
     rows = []
     for site, label in SITES.items():
-        v = [per.get((site, m)) for m, _ in MODES]
+        v = [per.get((site, m)) for m, _ in modes]
         cells = ["%.1f" % x if x is not None else "" for x in v]
         for x in v[1:]:
             cells.append("%+.1f" % (x - v[0]) if None not in (x, v[0]) else "")
@@ -223,6 +234,26 @@ def top_section(top):
     return out
 
 
+def other_flags(cost):
+    """The section on the nodes flag and on another tag's flags, when
+    @cost has their figures."""
+    table = cost_table(cost, OTHER_MODES)
+    if table is None:
+        return []
+    return [
+        "## What the other flags cost",
+        "",
+        "The same pairs with the nodes flag set on the measured tags, and with"
+        " capture or nodes set on dup_mm()'s tag only, which no loop"
+        " allocates at.  While any tag has either flag, a free looks at the"
+        " flags of the index it finds; the last two columns are what that"
+        " costs a tag that has no flag.",
+        "",
+        table,
+        "",
+    ]
+
+
 def readme(cost, stacks, top=None):
     s0 = stacks[0]
     func, where = s0["function"], "%s %s" % (s0["file"], s0["function"])
@@ -240,14 +271,15 @@ def readme(cost, stacks, top=None):
         "",
         "## What capture costs",
         "",
-        "Guest instructions per page allocation and free (allocbench, -icount:"
+        "Guest instructions per allocation and free (allocbench, -icount:"
         " one nanosecond an instruction), with the measured tags unflagged,"
         " with the capture flag set while no event is enabled, and with"
         " `perf record -g -a` taking alloc_tag_mem_alloced and"
         " alloc_tag_mem_freed.",
         "",
-        cost_table(cost),
+        cost_table(cost, MODES) or "(no figure with the capture flag)",
         "",
+    ] + other_flags(cost) + [
         "## One call site's stacks",
         "",
         "The capture flag set on %s while `dd`, `cp`, `cat` and `head` write"

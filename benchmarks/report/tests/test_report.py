@@ -666,15 +666,36 @@ class CaptureTest(unittest.TestCase):
         written = {}
         capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
         text = written["README.md"]
-        self.assertIn("| module call site | 500.0 | 530.0 | 2500.0 | +30.0 | +2000.0 |",
+        self.assertIn("| page, module call site | 500.0 | 530.0 | 2500.0 | +30.0 | +2000.0 |",
                       text)
-        self.assertIn("| kernel call site | 600.0 |  |  |  |  |", text)
+        self.assertIn("| page, kernel call site | 600.0 |  |  |  |  |", text)
+        self.assertNotIn("## What the other flags cost", text)
         self.assertIn("| dd | ksys_write > vfs_write > shmem_write_begin > "
                       "shmem_alloc_folio | 32768 | 80.0% | 8 |", text)
         svg = written["flame.svg"]
         # the root, then every frame of the two stacks (8 and 4)
         self.assertEqual(svg.count("<rect x="), 1 + 8 + 4)
         self.assertIn("<title>all (40960 bytes)</title>", svg)
+
+    def test_render_other_flags(self):
+        with open(os.path.join(self.d, "cost.csv"), "a") as f:
+            w = csv.writer(f)
+            for m, t in (("nodes", 512000), ("other-capture", 507000),
+                         ("other-nodes", 503000)):
+                w.writerow(list(self.META.values()) + ["page", m, 1000, t])
+            w.writerow(list(self.META.values()) + ["kmalloc", "none", 1000, 200000])
+            w.writerow(list(self.META.values()) + ["kmalloc", "nodes", 1000, 230000])
+        written = {}
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        text = written["README.md"]
+        self.assertIn("## What the other flags cost", text)
+        self.assertIn("| site | no flag | nodes set | capture on another tag | nodes on "
+                      "another tag | nodes over none | other-capture over none | "
+                      "other-nodes over none |", text)
+        self.assertIn("| page, module call site | 500.0 | 512.0 | 507.0 | 503.0 | +12.0 "
+                      "| +7.0 | +3.0 |", text)
+        self.assertIn("| kmalloc(64), module call site | 200.0 | 230.0 |  |  | +30.0 "
+                      "|  |  |", text)
 
     def write_top(self):
         top = dict(self.META, iteration=2, seconds="1.004", bytes=0, calls=0,
