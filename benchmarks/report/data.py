@@ -346,17 +346,46 @@ class Results:
     def trace_meta(self, row, case="page-0"):
         return header_words(self.path(*self._trace_path(row, case)))
 
-    def trace_counts(self, row, case="page-0"):
-        """Instructions per function of one traced iteration, or None."""
+    def trace_steps(self, row, case="page-0"):
+        """(symbol, frames) of each instruction of one traced iteration, or
+        None for no trace.  frames: (function, "file:line") of each
+        function the instruction was inlined through, innermost first, the
+        symbol's own last; None where the trace does not say."""
         if not self.has(*self._trace_path(row, case)):
             return None
-        counts = {}
+        steps = []
         with open(self.path(*self._trace_path(row, case))) as f:
             for line in f:
                 if line.startswith("#"):
                     continue
-                fn = line.split(None, 1)[1].strip()
-                counts[fn] = counts.get(fn, 0) + 1
+                sym, tab, chain = line.rstrip("\n").partition("\t")
+                fn = sym.split(None, 1)[1].strip()
+                frames = None
+                if tab:
+                    frames = [tuple(fr.split("@", 1)) for fr in chain.split(";")
+                              if chain != "-"]
+                steps.append((fn, frames))
+        return steps
+
+    def trace_source(self, row, case="page-0"):
+        """{"file:line": text} of the source lines a trace's frames name."""
+        src = {}
+        if self.has(*self._trace_path(row, case)):
+            with open(self.path(*self._trace_path(row, case))) as f:
+                for line in f:
+                    if line.startswith("# src "):
+                        place, _, text = line[6:].rstrip("\n").partition("\t")
+                        src[place] = text
+        return src
+
+    def trace_counts(self, row, case="page-0"):
+        """Instructions per function of one traced iteration, or None."""
+        steps = self.trace_steps(row, case)
+        if steps is None:
+            return None
+        counts = {}
+        for fn, _ in steps:
+            counts[fn] = counts.get(fn, 0) + 1
         return counts
 
     # --- boot profiles (make bootprof) --------------------------------------------

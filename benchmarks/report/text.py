@@ -1,6 +1,6 @@
 """The English of results/README.md and of the headline block in the
 top-level README.md, around the tables of tables.py."""
-from . import attribution, data, hostload, tables, targets
+from . import attribution, data, hostload, limit, tables, targets
 from .tables import md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
@@ -180,6 +180,33 @@ def unprofiled(r):
     return "\n\n".join(out)
 
 
+def lower_bound(r):
+    """The limit row per traced case, and how far the row it is counted on
+    is from it, or "" when no trace says where its instructions came
+    from."""
+    spec = limit.load()
+    parts = []
+    for c in r.trace_cases():
+        got = limit.table(spec, r, c)
+        if got is None:
+            continue
+        lim = got[1]
+        far = [row for row in limit.distances(spec, r, c, lim)[1]
+               if row[0] == spec.row]
+        parts.append("`%s`, %d%s" % (c, lim, "" if not far else
+                                     " (`%s` %s over `%s`, %s above it)" % (
+                                         spec.row, far[0][2], far[0][1],
+                                         far[0][3])))
+    if not parts:
+        return ""
+    return ("The `limit` row: the instructions any tag reference must add "
+            "to each traced pair (the call site setting the task's tag, the "
+            "reference stored and the two counters updated, then loaded, "
+            "decoded and the counters taken back), counted in `%s`'s traces: "
+            "%s. Each operation and every row's distance from it are in "
+            "[trace/README.md](trace/README.md)." % (spec.row, "; ".join(parts)))
+
+
 def readme(r, judged, plots, stale=()):
     """results/README.md."""
     nchecked, mismatch = r.determinism()
@@ -231,6 +258,10 @@ def readme(r, judged, plots, stale=()):
         if u:
             s.append("### Without profiling\n")
             s.append(u + "\n")
+        lb = lower_bound(r)
+        if lb:
+            s.append("### The lower bound\n")
+            s.append(lb + "\n")
     s.append("## Setup\n")
     s.append(setup(r) + "\n")
     s.append("Matrix (`benchmarks/matrix.txt`):\n")

@@ -1,5 +1,6 @@
 """results/trace/README.md (make trace) and results/bootprof/README.md
 (make bootprof), from the raw traces and boot profiles beside them."""
+from . import limit
 from .tables import md
 
 TOP_N = 12  # functions listed per boot-profile pair
@@ -47,6 +48,24 @@ def trace_table(r, case="page-0"):
     return hdr, out
 
 
+def limit_section(spec, r, case):
+    """The case's limit row and each row's distance from it."""
+    got = limit.table(spec, r, case)
+    if got is None:
+        return ["No `limit` for this case: %s's trace of it does not say "
+                "which functions its instructions were inlined from (`make "
+                "trace` traces it again).\n" % spec.row]
+    tab, lim = got
+    return ["### The limit: %d instructions\n" % lim,
+            "The operations any tag reference adds to this pair, each "
+            "counted in %s's trace where its instructions came from "
+            "(`benchmarks/trace/limit.txt` names the functions and source "
+            "lines; the call site is the benchmark module's instructions "
+            "over %s's):\n" % (spec.row, r.matrix[spec.row].baseline),
+            md(tab), "", "How far each row is from it:\n",
+            md(limit.distances(spec, r, case, lim)), ""]
+
+
 def trace_readme(r):
     cases = [c for c in r.trace_cases() if r.trace_rows(c)]
     m = r.trace_meta(r.trace_rows(cases[0])[0], cases[0])
@@ -62,10 +81,12 @@ def trace_readme(r):
            % ("; ".join("%s (`%s`)" % (case_title(c), c) for c in cases),
               m.get("qemu"), m.get("accel", "tcg").upper(), m.get("icount"),
               m.get("linux"), m.get("commit"))]
+    spec = limit.load()
     for c in cases:
         where = "`ROW.txt`" if c == "page-0" else "`%s/ROW.txt`" % c
         out += ["## %s (`%s`, traces in %s)\n" % (case_title(c), c, where),
                 md(trace_table(r, c)), ""]
+        out += limit_section(spec, r, c)
     out.append("Rows and kernels as in `benchmarks/matrix.txt`; the per-row "
                "boot arguments are in the first line of each trace.")
     return "\n".join(out) + "\n"

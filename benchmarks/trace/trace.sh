@@ -17,6 +17,11 @@
 # size is not a constant).
 # A row whose traces of every case were taken on its present inputs
 # (row_inputs, benchmarks/lib.sh) is kept.
+# The traces of the row benchmarks/trace/limit.txt names also say, for each
+# instruction, each function it was inlined through and its source line
+# there: read from the DWARF of the kernel limit.txt names (that row's
+# kernel built with -g), once its text is found byte for byte the same as
+# the traced kernel's.
 # Environment: ROWS (names from the matrix, traced whatever results/ holds;
 # default the rows over off whose traces are not current, not the distro
 # rows, whose baseline is another config), FULL=1 (trace them all), CASES (default
@@ -35,12 +40,26 @@ export INITRAMFS_BENCH=1
 cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16 kmalloc-64}
 # Where a case's traces go: page-0 stays at the top, as it always was.
 case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
-# trace_current ROW INPUTS: every case's trace of ROW was taken on INPUTS.
+limit_row=$(awk '$1 == "row" { print $2 }' "$tdir/limit.txt")
+limit_kernel=$(awk '$1 == "kernel" { print $2 }' "$tdir/limit.txt")
+[ -n "$limit_row" ] && [ -n "$limit_kernel" ] || die "$tdir/limit.txt: no 'row' or no 'kernel' line"
+# trace_current ROW INPUTS: every case's trace of ROW was taken on INPUTS
+# (and names the inlined functions, for the limit row).
 trace_current() {
-	local c
+	local c f
 	for c in $cases; do
-		grep -qs "^# .* inputs=$2 " "$(case_dir "$c")/$1.txt" || return 1
+		f=$(case_dir "$c")/$1.txt
+		grep -qs "^# .* inputs=$2 " "$f" || return 1
+		[ "$1" != "$limit_row" ] || grep -q "$(printf '\t')" "$f" || return 1
 	done
+}
+# same_text KERNEL KERNEL: the two kernels' vmlinux have the same .text.
+same_text() {
+	local a=$BUILD/trace/text-$1 b=$BUILD/trace/text-$2
+	mkdir -p "$BUILD/trace"
+	objcopy -O binary --only-section=.text "$BUILD/kernel-$1/vmlinux" "$a" &&
+		objcopy -O binary --only-section=.text "$BUILD/kernel-$2/vmlinux" "$b" &&
+		cmp -s "$a" "$b"
 }
 # The distro-budget rows are left out by default: their baseline is another
 # config (ROWS=... traces them too).
@@ -51,6 +70,12 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
 		"$TOP/scripts/build-kernel.sh" "$k"
 	done
+	! echo "$rows" | grep -qx "$limit_row" || "$TOP/scripts/build-kernel.sh" "$limit_kernel"
+fi
+if echo "$rows" | grep -qx "$limit_row"; then
+	limit_of=$(matrix_field "$limit_row" kernel)
+	same_text "$limit_of" "$limit_kernel" ||
+		die "$limit_kernel's text is not $limit_of's: its DWARF cannot name the inlined functions of $limit_row's traces"
 fi
 run_stamp
 mkdir -p "$out"
@@ -120,8 +145,13 @@ for row in $rows; do
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
 		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		echo "# case=$c $(case_what "$c"): address symbol"
-		python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs"
+		if [ "$row" = "$limit_row" ]; then
+			echo "# case=$c $(case_what "$c"): address symbol, tab, FUNCTION@FILE:LINE of each function it was inlined through, innermost first (from $limit_kernel's DWARF); '# src' lines: those source lines"
+			python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs" "$BUILD/kernel-$limit_kernel/vmlinux" "$KSRC"
+		else
+			echo "# case=$c $(case_what "$c"): address symbol"
+			python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs"
+		fi
 	} >"$cdir/$row.txt.tmp"
 	mv "$cdir/$row.txt.tmp" "$cdir/$row.txt"
 	log "$c, $row: $(grep -vc '^#' "$cdir/$row.txt") instructions"

@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, matrix, tables, targets, text, traces
+from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces
 from benchmarks.report.targets import Target
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -623,6 +623,75 @@ class TraceCasesTest(unittest.TestCase):
         self.assertEqual(traces.case_title("kmalloc-64"),
                          "`kmalloc(64)` + `kfree()`")
         self.assertEqual(traces.case_pages("kmalloc-64"), 1)
+
+
+class LimitTest(unittest.TestCase):
+    RULES = """# a comment
+row fork-a
+kernel fork-bench-lines
+op site -
+op store add_hook\tatomic_long_or(
+op count count_it
+op count *\tcount_it(
+op load get_idx
+"""
+
+    def setUp(self):
+        self.t = tempfile.TemporaryDirectory()
+        self.d = self.t.name
+        self.spec_path = os.path.join(self.d, "limit.txt")
+        with open(self.spec_path, "w") as f:
+            f.write(self.RULES)
+        os.makedirs(os.path.join(self.d, "trace"))
+
+    def tearDown(self):
+        self.t.cleanup()
+
+    def trace(self, row, lines):
+        with open(os.path.join(self.d, "trace", row + ".txt"), "w") as f:
+            f.write("# row=%s\n" % row + "".join(l + "\n" for l in lines))
+
+    def test_counts_each_instruction_once_by_its_frames(self):
+        self.trace("off", ["ffffffffa0000000 [allocbench module]"] * 2 +
+                   ["ffffffff81000000 f"] * 10)
+        self.trace("fork-a", ["ffffffffa0000000 [allocbench module]"] * 5 + [
+            # the store's line, in the hook inlined into f
+            "ffffffff81000001 f\tadd_hook@mm/a.c:10;f@mm/f.c:3",
+            "ffffffff81000002 f\tarch_or@x.h:2;add_hook@mm/a.c:10;f@mm/f.c:3",
+            # another line of the hook: not the store
+            "ffffffff81000003 f\tadd_hook@mm/a.c:11;f@mm/f.c:3",
+            # the counters inside the hook: counted once, as the count
+            "ffffffff81000004 f\tcount_it@inc/c.h:5;add_hook@mm/a.c:12;f@mm/f.c:3",
+            "ffffffff81000005 f\tget_idx@inc/c.h:9;f@mm/f.c:4",
+            # the counters' arguments, loaded on the hook's call line
+            "ffffffff81000007 f\tadd_hook@mm/a.c:12;f@mm/f.c:3",
+            "ffffffff81000006 f\t-"] + ["ffffffff81000000 f\t-"] * 7 + [
+            "# src mm/a.c:10\tatomic_long_or(idx << SHIFT, &page->flags);",
+            "# src mm/a.c:11\tif (flags)",
+            "# src mm/a.c:12\tcount_it(tag, 1, bytes);"])
+        r = data.Results(self.d, matrix.load(MATRIX))
+        spec = limit.load(self.spec_path)
+        self.assertEqual(spec.row, "fork-a")
+        self.assertEqual(limit.count(spec, r, "page-0"),
+                         {"site": 3, "store": 2, "count": 2, "load": 1})
+        (hdr, rows), lim = limit.table(spec, r, "page-0")
+        self.assertEqual(lim, 8)
+        self.assertEqual(rows[-1], ["**limit**", "**8**"])
+        hdr, rows = limit.distances(spec, r, "page-0", lim)
+        # fork-a: 5 + 14 instructions against off's 12
+        self.assertEqual(rows, [["fork-a", "off", "+7", "-1"]])
+
+    def test_no_frames_no_limit(self):
+        self.trace("off", ["ffffffff81000000 f"])
+        self.trace("fork-a", ["ffffffff81000000 f"])
+        r = data.Results(self.d, matrix.load(MATRIX))
+        self.assertIsNone(limit.count(limit.load(self.spec_path), r, "page-0"))
+
+    def test_bad_line_names_the_file(self):
+        with open(self.spec_path, "a") as f:
+            f.write("op lonely\n")
+        with self.assertRaisesRegex(limit.LimitError, r"limit.txt:9: not"):
+            limit.load(self.spec_path)
 
 
 class CaptureTest(unittest.TestCase):

@@ -1,0 +1,113 @@
+"""The lower bound of what a tag reference adds to an alloc+free pair (the
+`limit` row), from benchmarks/trace/limit.txt and the traces of the row it
+names: the instructions of the operations any form must add, each counted
+where that row's trace says the instruction came from."""
+import os
+from typing import NamedTuple
+
+PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "trace", "limit.txt")
+MODULE = "[allocbench module]"  # the call site's instructions in a trace
+SITE = "-"                        # the rules' name for them
+
+
+class LimitError(Exception):
+    pass
+
+
+class Rule(NamedTuple):
+    op: str
+    function: str
+    text: str  # "" for any line of the function
+
+
+class Spec(NamedTuple):
+    row: str
+    ops: list    # operation names, in order
+    rules: list  # Rule, in order
+
+
+def load(path=PATH):
+    row, ops, rules = None, [], []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split(None, 3)
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "row" and len(words) == 2:
+                row = words[1]
+            elif words[0] == "kernel" and len(words) == 2:
+                pass  # trace.sh's
+            elif words[0] == "op" and len(words) >= 3:
+                if words[1] not in ops:
+                    ops.append(words[1])
+                rules.append(Rule(words[1], words[2],
+                                  words[3].strip() if len(words) == 4 else ""))
+            else:
+                raise LimitError("%s:%d: not 'row ROW', 'kernel KERNEL' or "
+                                 "'op NAME FUNCTION [TEXT]'" % (path, n))
+    if row is None or not rules:
+        raise LimitError("%s: no 'row' line or no 'op' line" % path)
+    return Spec(row, ops, rules)
+
+
+def matches(rule, frames, src):
+    return any(rule.function in (fn, "*") and
+               (not rule.text or rule.text in src.get(place, ""))
+               for fn, place in frames)
+
+
+def count(spec, r, case):
+    """{op: instructions} of @case, or None when the row's trace of it does
+    not say where its instructions came from.  An instruction counts for the
+    first rule it matches; the call site's rule (FUNCTION "-") counts the
+    row's instructions in the benchmark module over its baseline's."""
+    steps = r.trace_steps(spec.row, case)
+    if not steps or any(fr is None for fn, fr in steps if fn != MODULE):
+        return None
+    src = r.trace_source(spec.row, case)
+    per = dict.fromkeys(spec.ops, 0)
+    for fn, frames in steps:
+        if fn == MODULE:
+            continue
+        for rule in spec.rules:
+            if rule.function != SITE and matches(rule, frames, src):
+                per[rule.op] += 1
+                break
+    for rule in spec.rules:
+        if rule.function == SITE:
+            base = r.trace_counts(r.matrix[spec.row].baseline, case)
+            if base is None:
+                return None
+            mine = sum(1 for fn, _ in steps if fn == MODULE)
+            per[rule.op] += max(0, mine - base.get(MODULE, 0))
+    return per
+
+
+def table(spec, r, case):
+    """(header, rows) of @case's limit and each traced row's distance from
+    it, or None when the limit cannot be counted."""
+    per = count(spec, r, case)
+    if per is None:
+        return None
+    limit = sum(per.values())
+    rows = [["`%s`" % op, str(n)] for op, n in per.items()]
+    rows.append(["**limit**", "**%d**" % limit])
+    return (["operation (counted in %s's trace)" % spec.row, "instructions"],
+            rows), limit
+
+
+def distances(spec, r, case, limit):
+    """(header, rows): each traced row with profiling over its own tree's
+    off, and how far that is from @limit."""
+    out = []
+    for x in r.trace_rows(case):
+        base = r.matrix[x].baseline
+        if base == x or r.matrix[x].ref == "none" or r.matrix[x].enabled != "1":
+            continue
+        mine, theirs = r.trace_counts(x, case), r.trace_counts(base, case)
+        if theirs is None:
+            continue
+        over = sum(mine.values()) - sum(theirs.values())
+        out.append([x, base, "%+d" % over, "%+d" % (over - limit)])
+    return ["row", "over", "instructions over it", "over the limit"], out
