@@ -141,18 +141,25 @@ def sites(res, _checks, *args):
     return table(["kernel", "module site", "kernel site"], out)
 
 
-def capture_cost(res, *_):
-    """The capture flag's cost per pair, from results/capture/."""
+def capture_cost(res, _checks, *modes):
+    """Per-tag flags' cost per pair, from results/capture/: the modes named
+    (capture.MODES' and capture.OTHER_MODES' keys; default the capture
+    flag's), after "no flag"."""
     try:
         cost, _ = capture.load(res.path("capture"))
     except capture.CaptureError as e:
         raise Missing(str(e))
+    labels = dict(capture.MODES + capture.OTHER_MODES)
+    keys = ["none"] + [m for m in modes or [m for m, _ in capture.MODES[1:]]]
+    for m in keys:
+        if m not in labels:
+            raise Missing("no capture mode '%s'" % m)
     per = {(c["site"], c["mode"]): float(c["total_ns"]) / int(c["n"])
            for c in cost}
     out = [[label] + ["%.1f" % need(per.get((s, m)), "capture %s %s" % (s, m))
-                      for m, _ in capture.MODES]
+                      for m in keys]
            for s, label in capture.SITES.items()]
-    return table(["site"] + [lbl for _, lbl in capture.MODES], out)
+    return table(["site"] + [labels[m] for m in keys], out)
 
 
 def budget(res, *_):
