@@ -85,8 +85,8 @@ def count(spec, r, case):
 
 
 def table(spec, r, case):
-    """(header, rows) of @case's limit and each traced row's distance from
-    it, or None when the limit cannot be counted."""
+    """((header, rows) of @case's operations and their sum, the limit), or
+    None when the limit cannot be counted."""
     per = count(spec, r, case)
     if per is None:
         return None
