@@ -188,21 +188,25 @@ def mem_per_gib(r):
 
 
 def other_baselines(r):
-    """The rows over another baseline (the distro rows) against it."""
+    """The rows over another baseline (the distro rows), each against the
+    row it is taken over (matrix.over()): a baseline of the fork's tree
+    against stock's."""
     key = data.MODULE_SITE
     hdr = ["row", "kernel", "reported form", "profiling",
-           "order-0 page alloc+free (instructions)", "vs off-distro",
+           "order-0 page alloc+free (instructions)", "over", "vs it",
            "page_ext bytes per GiB"]
     out = []
     for row in r.other_rows:
         m = r.matrix[row]
-        base = r.micro_icount(m.baseline, key)
+        over = r.matrix.over(row)
+        base = r.micro_icount(over, key) if over else None
         v = r.micro_icount(row, key)
         per = r.page_ext_per_gib(row)
         out.append([row, "`%s`" % m.kernel, m.ref,
                     {"1": "on", "0": "off"}.get(m.enabled, "compiled out"),
                     fmt_n(v) if v is not None else "-",
-                    "" if row == m.baseline or base is None or v is None
+                    over or "",
+                    "" if base is None or v is None
                     else fmt_pct(pct(v, base)),
                     "%.0f" % per if per is not None else "-"])
     return hdr, out

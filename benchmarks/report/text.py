@@ -429,9 +429,11 @@ def readme(r, judged, plots, stale=()):
                  "agree). Stock's `1,compressed` finds no room and "
                  "switches profiling off for the whole boot; the fork's "
                  "keeps profiling with a 2-byte index in `page_ext`. "
-                 "Instructions under icount, 1 GiB guest, against "
-                 "`off-distro` (same budget, profiling compiled out); "
-                 "the main tables do not include these rows.\n")
+                 "Instructions under icount, 1 GiB guest, each row "
+                 "against its own tree's kernel with profiling compiled "
+                 "out on the same budget (`off-distro` for stock, "
+                 "`off-fork-distro` for the fork), and that one against "
+                 "stock's; the main tables do not include these rows.\n")
         s.append(md(tables.other_baselines(r)) + "\n")
     lt = tables.link_tags(r)
     if lt:

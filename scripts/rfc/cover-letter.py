@@ -101,36 +101,42 @@ def labelled(args):
     return out
 
 
+def over_base(res, r, key):
+    """Row r's figure over its own tree's profiling-off row (the matrix's
+    BASE), as a cell; empty for a baseline."""
+    base = res.matrix[r].base
+    if base == "-":
+        return ""
+    v, b = (need(res.micro_icount(x, key), x) for x in (r, base))
+    return "%+.1f (%+.1f%%)" % (v - b, 100 * (v - b) / b)
+
+
+OVER = "over profiling off"
+
+
 def pairs(res, _checks, *args):
     """Order-0 pair instructions and page_ext bytes per GiB of RAM, per
-    row, over the first row."""
-    rows = labelled(args)
-    b = need(res.micro_icount(rows[0][0], data.MODULE_SITE), rows[0][0])
-    out = []
-    for r, label in rows:
-        v = need(res.micro_icount(r, data.MODULE_SITE), r)
-        out.append([label, "%.1f" % v, "" if r == rows[0][0] else
-                    "%+.1f (%+.1f%%)" % (v - b, 100 * (v - b) / b),
-                    "%d" % need(res.page_ext_per_gib(r), r)])
-    return table(["kernel", "instructions", "over " + rows[0][1],
-                  "page_ext/GiB"], out)
+    row, each over its own tree's profiling-off kernel."""
+    out = [[label, "%.1f" % need(res.micro_icount(r, data.MODULE_SITE), r),
+            over_base(res, r, data.MODULE_SITE),
+            "%d" % need(res.page_ext_per_gib(r), r)]
+           for r, label in labelled(args)]
+    return table(["kernel", "instructions", OVER, "page_ext/GiB"], out)
 
 
 def slab(res, _checks, *args):
-    """kmalloc(64) pair instructions per row, over the first row, and the
-    Slab memory after boot at the smallest guest size."""
-    rows = labelled(args)
+    """kmalloc(64) pair instructions per row, each over its own tree's
+    profiling-off kernel, and the Slab memory after boot at the smallest
+    guest size."""
     mem = need(res.mems() or None, "boot.csv")[0]
-    b = need(res.micro_icount(rows[0][0], data.KMALLOC_SITE), rows[0][0])
     out = []
-    for r, label in rows:
-        v = need(res.micro_icount(r, data.KMALLOC_SITE), r)
+    for r, label in labelled(args):
         boot = need(res.boot_icount(r, mem), "boot of " + r)
-        out.append([label, "%.1f" % v, "" if r == rows[0][0] else
-                    "%+.1f (%+.1f%%)" % (v - b, 100 * (v - b) / b),
+        out.append([label,
+                    "%.1f" % need(res.micro_icount(r, data.KMALLOC_SITE), r),
+                    over_base(res, r, data.KMALLOC_SITE),
                     need(boot.get("slab_kb") or None, "slab_kb of " + r)])
-    return table(["kernel", "kmalloc(64) pair", "over " + rows[0][1],
-                  "Slab kB at boot"], out)
+    return table(["kernel", "kmalloc(64) pair", OVER, "Slab kB at boot"], out)
 
 
 def sites(res, _checks, *args):

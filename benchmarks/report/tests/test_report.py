@@ -553,7 +553,7 @@ class RenderTest(Fixture):
         self.assertIn("| fork-b / stock-a |", text)
         self.assertIn("## On Debian's page-flag budget (distro rows)", text)
         self.assertIn("| fork-other | `fork-other` | page_ext | on | 700.0 "
-                      "| +14.8% | 524288 |", text)
+                      "| other | +14.8% | 524288 |", text)
         with open(os.path.join(self.d, "targets.csv")) as f:
             self.assertEqual(len(f.readlines()), 5)
         os.remove(os.path.join(self.d, "boot.csv"))
