@@ -57,8 +57,11 @@ test-stock:
 	@VARIANTS="stock-distro fork fork-distro" scripts/test.sh
 
 # The main job: benchmarks and the page-flag survey, published in results/;
-# the report renders once everything is measured.
-results: bench trace bootprof survey capture report
+# the report renders once everything is measured (a recipe, not a
+# prerequisite, so that make -j does not render it beside the steps, which
+# take turns on the build directory: build_lock in scripts/lib.sh).
+results: bench trace bootprof survey capture
+	@$(MAKE) --no-print-directory report
 
 bench: source link-tags
 	@scripts/deps.sh build qemu results

@@ -27,6 +27,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/lib.sh"
+build_lock
 bdir=$TOP/benchmarks
 
 QUICK=${QUICK:-0}

@@ -74,7 +74,9 @@ debian_mirror() {
 CHECKPATCH_IGNORE=CAMELCASE,UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
 
 # build_lock: hold $BUILD for this process and its children (waits, and
-# says so, while another make test or make results holds it).
+# says so, while another holds it).  make test and each step of make
+# results take it, so that two clones' runs, or the steps of one
+# 'make -j results', never build or boot one kernel at once.
 build_lock() {
 	mkdir -p "$BUILD"
 	exec 9>"$BUILD/.lock"

@@ -17,6 +17,7 @@
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
+build_lock
 here=$TOP/benchmarks/bootprof
 RESULTS=${RESULTS:-$TOP/results}
 BOOT_MEM=${BOOT_MEM:-1G}

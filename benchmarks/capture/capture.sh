@@ -20,6 +20,7 @@
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
+build_lock
 RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/capture
 kernel=fork-bench-tracing

@@ -31,6 +31,7 @@
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
+build_lock
 tdir=$TOP/benchmarks/trace
 RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/trace

@@ -12,6 +12,7 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/common.sh"
+build_lock
 
 sv=$BUILD/survey
 res=$TOP/results
