@@ -22,6 +22,9 @@ from .tables import md
 
 SITES = {"page": "page, module call site", "kpage": "page, kernel call site",
          "kmalloc": "kmalloc(64), module call site"}
+# The same, as column headings of a table that must stay narrow.
+SHORT = {"page": "page, module", "kpage": "page, kernel",
+         "kmalloc": "kmalloc(64)"}
 MODES = [("none", "no flag"), ("flag", "capture set, events off"),
          ("perf", "capture set, perf record -g")]
 # The other flags, and either flag on a tag the loops never touch: what a

@@ -162,10 +162,12 @@ def capture_cost(res, _checks, *modes):
             raise Missing("no capture mode '%s'" % m)
     per = {(c["site"], c["mode"]): float(c["total_ns"]) / int(c["n"])
            for c in cost}
-    out = [[label] + ["%.1f" % need(per.get((s, m)), "capture %s %s" % (s, m))
-                      for m in keys]
-           for s, label in capture.SITES.items()]
-    return table(["site"] + [labels[m] for m in keys], out)
+    out = [[labels[m]] + ["%.1f" % need(per.get((s, m)),
+                                        "capture %s %s" % (s, m))
+                          for s in capture.SITES]
+           for m in keys]
+    # A mode a line, a site a column, so that the table keeps to 72 columns.
+    return table(["flag"] + [capture.SHORT[s] for s in capture.SITES], out)
 
 
 def budget(res, *_):
