@@ -2,7 +2,7 @@
 then the series up to the head of each posting (kernel/patches/series)
 that changes a row's form: A, the upstream fixes (tree "fixes"); B, the
 page free paths; C, an unloaded module's lines; D, compact references
-(tree "pretag"); E, per-tag control (the fork).  Beside them the fork with
+(tree "pretag"); the fork, E to H on top.  Beside them the fork with
 its kernel tags numbered at boot instead of at link time (tree
 "bootnum").  Columns: instructions over the baseline on the page paths,
 instructions to /init, and what the row's kernel checks at build time.
@@ -112,26 +112,53 @@ def _pair(r, row, other):
     return a - b, int(ba["init_ns"]) - int(bb["init_ns"]), int(bb["init_ns"])
 
 
+# What each part of the chain from stock to the fork is, in the findings.
+STEPS = {"A": "the upstream fixes (A)", "B": "the free paths (B)",
+         "C": "module lifetime (C)", "D": "compact references (D)",
+         "fork": "the rest of the series"}
+
+
+def steps(r, g):
+    """What each measured posting head of group g takes off, or adds to,
+    what its stock row adds over stock's baseline (order 0, module site),
+    each over the head before it; None without the stock row's figures."""
+    def v(x):
+        return r.micro_icount(x, data.MODULE_SITE)
+    stock = g["stock"]
+    base = r.matrix[stock].baseline
+    if None in (v(base), v(stock)) or v(stock) <= v(base):
+        return None
+    added, prev, parts, skipped = v(stock) - v(base), stock, [], []
+    for role in ROLES:
+        if role in ("stock", "bootnum") or role not in g:
+            continue
+        if v(g[role]) is None:
+            skipped.append(role)
+            continue
+        # A head not measured merges its step into the next one's.
+        what = STEPS[role] if not skipped else (
+            "postings %s to %s" % (skipped[0], role) if role != "fork" else
+            "postings %s on" % skipped[0])
+        d = v(prev) - v(g[role])
+        parts.append("%s (`%s`) %s %.1f (%.0f%%)" % (
+            what, g[role], "takes off" if d >= 0 else "adds",
+            abs(d), 100.0 * abs(d) / added))
+        prev, skipped = g[role], []
+    return ("`%s` adds %.1f instructions over `%s` (order 0, module site); "
+            "posting by posting, %s." % (stock, added, base, "; ".join(parts)))
+
+
 def findings(r):
-    """The table in sentences, computed from it: per group, what the fixes
-    take off stock's overhead; and what numbering at boot instead of at
-    link time changes against the fork."""
+    """The table in sentences, computed from it: per group, what each
+    posting head takes off stock's overhead; and what numbering at boot
+    instead of at link time changes against the fork."""
     out = []
     for g in groups(r):
         g = dict(g)
-        stock, fork, f = g["stock"], g["fork"], g.get("A")
-        base = r.matrix[stock].baseline
-        v = {x: r.micro_icount(x, data.MODULE_SITE)
-             for x in (base, stock, fork, f) if x}
-        if f and None not in v.values() and v[stock] > v[base]:
-            added = v[stock] - v[base]
-            out.append(
-                "`%s` adds %.1f instructions over `%s` (order 0, module "
-                "site); the upstream fixes alone (`%s`) take %.1f of them "
-                "off (%.0f%%), the rest of the series %.1f more (%.0f%%)." % (
-                    stock, added, base, f, v[stock] - v[f],
-                    100.0 * (v[stock] - v[f]) / added, v[f] - v[fork],
-                    100.0 * (v[f] - v[fork]) / added))
+        fork = g["fork"]
+        s = steps(r, g)
+        if s:
+            out.append(s)
         boot = g.get("bootnum")
         p = _pair(r, boot, fork) if boot else None
         if p:

@@ -454,6 +454,7 @@ class AttributionTest(Fixture):
             "off o none - - - - -\n"
             "s k flags 1 - off x/stock -\n"
             "f k flags 1 s off x/A -\n"
+            "c k flags 1 s off x/B -\n"
             "b k flags 1 s off x/bootnum -\n"
             "k k flags 1 s off x/fork -\n")
         ins = {"off": 600.0, "s": 900.0, "f": 850.0, "b": 660.2, "k": 660.0}
@@ -470,8 +471,18 @@ class AttributionTest(Fixture):
         got = attribution.findings(R())
         self.assertEqual(len(got), 2)
         self.assertIn("adds 300.0 instructions over `off`", got[0])
-        self.assertIn("take 50.0 of them off (17%), the rest of the "
-                      "series 190.0 more (63%)", got[0])
+        self.assertIn("posting by posting, the upstream fixes (A) (`f`) "
+                      "takes off 50.0 (17%); postings B on (`k`) "
+                      "takes off 190.0 (63%).", got[0])
+        ins["k"] = 880.0
+        self.assertIn("postings B on (`k`) adds 30.0 (10%).",
+                      attribution.findings(R())[0])
+        ins["k"] = 660.0
+        ins["c"] = 700.0
+        self.assertIn("the free paths (B) (`c`) takes off 150.0 (50%); the "
+                      "rest of the series (`k`) takes off 40.0 (13%).",
+                      attribution.findings(R())[0])
+        del ins["c"]
         self.assertIn("by +0.2 instructions and the boot to `/init` by "
                       "+10 (+0.010%): link time is not about speed", got[1])
         init["b"] = 100980
