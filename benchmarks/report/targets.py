@@ -569,7 +569,7 @@ def judge_traffic(r, t):
         per_page = (r.page_ext_per_gib(row) or 0) / 262144
         d = c["lines"] - b["lines"]
         if m.ref == "flags":
-            ok = abs(d) <= TRAFFIC_SLACK
+            ok = d <= TRAFFIC_SLACK
             ev.append("%s %+.3f lines/op (no `page_ext`)" % (row, d))
         else:
             ok = d >= float(t.limit) * per_page / 64
