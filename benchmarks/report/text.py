@@ -1,5 +1,7 @@
 """The English of results/README.md and of the headline block in the
 top-level README.md, around the tables of tables.py."""
+import re
+
 from . import attribution, data, hostload, limit, tables, targets
 from .tables import md
 
@@ -143,6 +145,9 @@ def not_met(r, judged):
                                         "; ".join(untraced))
                 if untraced else "")))
     for t in judged:
+        if t["kind"] == "boot" and t["verdict"].startswith("not met"):
+            out.extend(boot_not_met(r, t))
+    for t in judged:
         key = (t["row"], t["peer"])
         if t["kind"] == "delta" and t["verdict"].startswith("not met") \
                 and t.get("why"):
@@ -150,6 +155,50 @@ def not_met(r, judged):
             out.append("- `%s` against `%s`: " % key +
                        (got + ". " if got else "") + t["why"])
     return "\n".join(out)
+
+
+def profiled_mib(meta):
+    """The guest size of a boot profile (its 'mem=1G' word) in MiB, or
+    None."""
+    m = re.fullmatch(r"(\d+)([MG])", meta.get("mem", ""))
+    return int(m.group(1)) * (1024 if m.group(2) == "G" else 1) if m else None
+
+
+def boot_not_met(r, t):
+    """Per row and guest size the boot target fails on: where the row's
+    boot profile (make bootprof) executes more kernel instructions than its
+    peer's, and how much of the time to /init is not kernel instructions
+    at all (firmware, the decompressor, idle time icount skips)."""
+    have = set(r.bootprof_rows())
+    peer_of = dict(r.matrix.pairs())
+    out = []
+    for fail in t["verdict"].split(":", 1)[1].split(","):
+        row, _, size = fail.strip().partition(" at ")
+        peer = peer_of.get(row)
+        mib = int(size.split()[0]) * 1024
+        head = "- `%s` against `%s`, boot to `/init` at %s" % (row, peer, size)
+        a, b = r.boot_icount(row, str(mib)), r.boot_icount(peer, str(mib))
+        if a is None or b is None:
+            continue
+        late = int(a["init_ns"]) - int(b["init_ns"])
+        if row not in have or peer not in have:
+            out.append("%s: %+d (no boot profile of both rows)." % (head, late))
+            continue
+        (ma, ca), (_, cb) = r.bootprof(row), r.bootprof(peer)
+        if profiled_mib(ma) != mib:
+            out.append("%s: %+d (boot profiles taken at %s only)." % (
+                head, late, ma.get("mem", "?")))
+            continue
+        diff = sorted(((ca.get(f, 0) - cb.get(f, 0), f)
+                       for f in set(ca) | set(cb)), reverse=True)
+        top = ", ".join("`%s` %+d" % (f, d) for d, f in diff[:6] if d > 0)
+        ran = sum(ca.values()) - sum(cb.values())
+        out.append("%s: %+d, of which the kernel's own instructions (boot "
+                   "profile) %+d and the rest, %+d, firmware, the "
+                   "decompressor and the idle time icount skips to the "
+                   "next timer; the profile runs most over the peer's in "
+                   "%s." % (head, late, ran, late - ran, top or "no function"))
+    return out
 
 
 def unprofiled(r):
@@ -290,7 +339,9 @@ def readme(r, judged, plots, stale=()):
         s.append("Where each target not met loses, per case it fails on: "
                  "the functions in which that case's traced pair runs most "
                  "instructions over the baseline's, from the per-function "
-                 "traces in [trace/README.md](trace/README.md):\n")
+                 "traces in [trace/README.md](trace/README.md); for the "
+                 "boot, from the boot profiles in "
+                 "[bootprof/README.md](bootprof/README.md):\n")
         s.append(nm + "\n")
     if attribution.measured(r):
         s.append("## Where the gain over stock comes from\n")

@@ -642,6 +642,32 @@ class NotMetTest(Fixture):
             "(not traced: page order 3).")
 
 
+    def write_bootprof(self, row, mem, funcs):
+        os.makedirs(os.path.join(self.d, "bootprof"), exist_ok=True)
+        with open(os.path.join(self.d, "bootprof", row + ".tsv"), "w") as f:
+            f.write("# row=%s mem=%s\n" % (row, mem))
+            f.write("".join("%s\t%d\n" % x for x in funcs))
+
+    def test_boot_named_by_function(self):
+        r = self.results()
+        # fork-b reaches /init 1 instruction after stock-a at both sizes.
+        judged = [{"kind": "boot", "row": "*", "peer": "-",
+                   "verdict": "not met: fork-b at 1 GiB, fork-b at 4 GiB"}]
+        self.assertEqual(text.not_met(r, judged), "\n".join(
+            "- `fork-b` against `stock-a`, boot to `/init` at %d GiB: +1 "
+            "(no boot profile of both rows)." % g for g in (1, 4)))
+        self.write_bootprof("stock-a", "1G", [("f", 50), ("g", 40)])
+        self.write_bootprof("fork-b", "1G", [("f", 45), ("g", 41), ("h", 3)])
+        self.assertEqual(text.not_met(r, judged).splitlines(), [
+            "- `fork-b` against `stock-a`, boot to `/init` at 1 GiB: +1, of "
+            "which the kernel's own instructions (boot profile) -1 and the "
+            "rest, +2, firmware, the decompressor and the idle time icount "
+            "skips to the next timer; the profile runs most over the peer's "
+            "in `h` +3, `g` +1.",
+            "- `fork-b` against `stock-a`, boot to `/init` at 4 GiB: +1 "
+            "(boot profiles taken at 1G only)."])
+
+
 class TraceCasesTest(unittest.TestCase):
     def test_cases_are_ordered_and_named(self):
         with tempfile.TemporaryDirectory() as d:
