@@ -85,8 +85,9 @@ def method(res, _checks, *_):
         "nanosecond.  A module allocates and frees in a loop of %s; each "
         "figure is instructions per alloc+free pair, the median of %d "
         "repeats in one boot (the repeats of an order-0 pair differ by at "
-        "most %.1f instructions).  'Profiling off' is the same source with "
-        "profiling compiled out."
+        "most %.1f instructions).  Each kernel is taken over its own source "
+        "with profiling compiled out ('profiling off'), and that of the "
+        "series over 7.3's."
         % (one("kernel"), one("debian_source"), one("qemu"),
            one("accel").upper(), one("vcpus"), one("mem_mib"), one("icount"),
            one("n"), reps, worst))
@@ -102,10 +103,11 @@ def labelled(args):
 
 
 def over_base(res, r, key):
-    """Row r's figure over its own tree's profiling-off row (the matrix's
-    BASE), as a cell; empty for a baseline."""
-    base = res.matrix[r].base
-    if base == "-":
+    """Row r's figure over the row the report takes it over (its own
+    tree's profiling-off row; for the fork's profiling-off row, stock's),
+    as a cell; empty for stock's baseline."""
+    base = res.matrix.over(r)
+    if base is None:
         return ""
     v, b = (need(res.micro_icount(x, key), x) for x in (r, base))
     return "%+.1f (%+.1f%%)" % (v - b, 100 * (v - b) / b)
