@@ -147,6 +147,12 @@ def not_met(r, judged):
     for t in judged:
         if t["kind"] == "boot" and t["verdict"].startswith("not met"):
             out.extend(boot_not_met(r, t))
+        # A row's slab pair held to another row's: the traced kmalloc().
+        if t["kind"] == "slab" and t["verdict"].startswith("not met"):
+            case = trace_case(data.KMALLOC_SITE)
+            got = traced_over(r, t["row"], t["peer"], case)
+            out.append("- `%s` against `%s`, slab paths: %s." % (
+                t["row"], t["peer"], got or "(not traced: %s)" % case))
     for t in judged:
         key = (t["row"], t["peer"])
         if t["kind"] == "delta" and t["verdict"].startswith("not met") \

@@ -642,6 +642,24 @@ class NotMetTest(Fixture):
             "(not traced: page order 3).")
 
 
+    def test_slab_named_by_function(self):
+        r = self.results()
+        judged = [{"kind": "slab", "row": "fork-b", "peer": "fork-a",
+                   "verdict": "not met"}]
+        self.assertEqual(text.not_met(r, judged),
+                         "- `fork-b` against `fork-a`, slab paths: (not "
+                         "traced: kmalloc-64).")
+        d = os.path.join(self.d, "trace", "kmalloc-64")
+        os.makedirs(d)
+        for row, funcs in (("fork-a", "f f"), ("fork-b", "f g g g")):
+            with open(os.path.join(d, row + ".txt"), "w") as f:
+                f.write("# row=%s\n" % row + "".join(
+                    "ffffffff81000000 %s\n" % fn for fn in funcs.split()))
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b` against `fork-a`, slab paths: traced over `fork-a` "
+            "(kmalloc-64, module call site): +2 in all; most in `g` +3.")
+
     def write_bootprof(self, row, mem, funcs):
         os.makedirs(os.path.join(self.d, "bootprof"), exist_ok=True)
         with open(os.path.join(self.d, "bootprof", row + ".tsv"), "w") as f:
