@@ -138,7 +138,7 @@ def slab(res, _checks, *args):
                     "%.1f" % need(res.micro_icount(r, data.KMALLOC_SITE), r),
                     over_base(res, r, data.KMALLOC_SITE),
                     need(boot.get("slab_kb") or None, "slab_kb of " + r)])
-    return table(["kernel", "kmalloc(64) pair", OVER, "Slab kB at boot"], out)
+    return table(["kernel", "instructions", OVER, "Slab kB"], out)
 
 
 def sites(res, _checks, *args):
