@@ -103,12 +103,17 @@ def traced_over(r, row, other, case="page-0"):
     tc, oc = r.trace_counts(row, case), r.trace_counts(other, case)
     if tc is None or oc is None:
         return ""
-    diff = sorted(((tc.get(f, 0) - oc.get(f, 0), f)
-                   for f in set(tc) | set(oc)), reverse=True)
-    top = [(d, f) for d, f in diff if d > 0][:6]
     return ("traced over `%s` (%s, module call site): %+d in all; most in "
             "%s" % (other, case, sum(tc.values()) - sum(oc.values()),
-                    ", ".join("`%s` %+d" % (f, d) for d, f in top)))
+                    most_over(tc, oc)))
+
+
+def most_over(counts, other, n=6):
+    """The n functions that run most over other's in counts (per-function
+    instruction counts), as "`f` +d" cells."""
+    diff = sorted(((counts.get(f, 0) - other.get(f, 0), f)
+                   for f in set(counts) | set(other)), reverse=True)
+    return ", ".join("`%s` %+d" % (f, d) for d, f in diff[:n] if d > 0)
 
 
 def failing_keys(r, t):
@@ -195,15 +200,13 @@ def boot_not_met(r, t):
             out.append("%s: %+d (boot profiles taken at %s only)." % (
                 head, late, ma.get("mem", "?")))
             continue
-        diff = sorted(((ca.get(f, 0) - cb.get(f, 0), f)
-                       for f in set(ca) | set(cb)), reverse=True)
-        top = ", ".join("`%s` %+d" % (f, d) for d, f in diff[:6] if d > 0)
         ran = sum(ca.values()) - sum(cb.values())
         out.append("%s: %+d, of which the kernel's own instructions (boot "
                    "profile) %+d and the rest, %+d, firmware, the "
                    "decompressor and the idle time icount skips to the "
                    "next timer; the profile runs most over the peer's in "
-                   "%s." % (head, late, ran, late - ran, top or "no function"))
+                   "%s." % (head, late, ran, late - ran,
+                            most_over(ca, cb) or "no function"))
     return out
 
 
