@@ -29,24 +29,15 @@ matrix_field() {
 		print; found = 1 } END { exit !found }' || die "no row '$1' in $MATRIX"
 }
 
+# row_qemu ROW: the boot.sh options a row's boot arguments ask of the
+# host: qemu.numa=N boots N NUMA nodes (boot.sh -N), the memory split
+# evenly.  The word stays on the kernel's command line, which ignores it.
+row_qemu() {
+	matrix_field "$1" args | tr ' ' '\n' | sed -n 's/^qemu\.numa=\([0-9][0-9]*\)$/-N \1/p'
+}
+
 # matrix_pairs: "ROW:PEER" for every row that names a stock peer.
 matrix_pairs() { matrix_rows | awk '$5 != "-" { print $1 ":" $5 }'; }
-
-
-# matrix_family BASE: BASE's group, and each baseline of another tree that
-# names BASE as its PEER with that baseline's group (the report's
-# Matrix.family()), in matrix order.
-matrix_family() {
-	matrix_rows | awk -v b="$1" '
-		{ row[NR] = $1; base[$1] = $6; peer[$1] = $5 }
-		END {
-			for (i = 1; i <= NR; i++) {
-				x = base[row[i]] == "-" ? row[i] : base[row[i]]
-				if (x == b || (base[x] == "-" && peer[x] == b))
-					print row[i]
-			}
-		}'
-}
 
 # The inputs of a measurement: what it measured, recorded beside its
 # figures (the "inputs" column or header word) so that whether a row's
@@ -150,6 +141,20 @@ run_stamp() {
 	commit=$(git -C "$TOP" rev-parse --short HEAD)
 	git -C "$TOP" diff --quiet HEAD -- . ':!results' || commit=$commit-dirty
 	qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+}
+
+# bench_bins: the static workload programs (benchmarks/progs) and the perf
+# bundle, in $BUILD/bench-bin, which every measured initramfs holds
+# (mkinitramfs.sh): each step that boots builds them first, so that the
+# initramfs it boots is every other step's.  Sets perf (perf_bundle).
+bench_bins() {
+	local p
+	mkdir -p "$BUILD/bench-bin"
+	for p in pagefault forkexit workload; do
+		gcc -std=c11 -static -O2 -Wall -Wextra -Werror -o "$BUILD/bench-bin/$p" \
+			"$TOP/benchmarks/progs/$p.c"
+	done
+	perf_bundle "$BUILD/bench-bin/perf-root.tar"
 }
 
 # perf_bundle TAR: the host's perf binary (Debian 12: /usr/bin/perf; later

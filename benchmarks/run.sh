@@ -75,11 +75,8 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 fi
 
 # Static workload programs and a perf bundle, into the initramfs's /bench.
-mkdir -p "$BUILD/bench-bin" "$BUILD/bench"
-for p in pagefault forkexit workload; do
-	gcc -std=c11 -static -O2 -Wall -Wextra -Werror -o "$BUILD/bench-bin/$p" "$bdir/progs/$p.c"
-done
-perf_bundle "$BUILD/bench-bin/perf-root.tar"
+mkdir -p "$BUILD/bench"
+bench_bins
 perf_host_version=$("$perf" version | awk '{ print $3 }')
 
 # Plain-TCG boots: the guest gets the host's TSC and, with no HPET or PM
@@ -157,7 +154,7 @@ boot_run() {
 		qextra="$qextra -plugin $cachesim,out=$out.cache.csv,$CACHE_GEOM"
 	fi
 	date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	QEMU_EXTRA=$qextra "$TOP/scripts/boot.sh" -k "$kernel" -m "$mem" -s 1 -a tcg $iflag -q -t "$timeout" \
+	QEMU_EXTRA=$qextra "$TOP/scripts/boot.sh" -k "$kernel" -m "$mem" -s 1 -a tcg $iflag -q -t "$timeout" $(row_qemu "$row") \
 		-o "$out" ${append[@]+"${append[@]}"} "${scripts_env[@]}" -- \
 		/bench/bench-guest.sh "$ref" "$en" "$phases" >/dev/null 2>"$out.err" || rc=$?
 	if [ $rc = 3 ] && grep -q '^@@SKIP' "$out/guest.log"; then

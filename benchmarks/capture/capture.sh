@@ -39,8 +39,8 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
 	"$TOP/scripts/build-kernel.sh" "$kernel"
 fi
-# The perf bundle the guest unpacks, as 'make bench' makes it.
-perf_bundle "$BUILD/bench-bin/perf-root.tar"
+# The perf bundle the guest unpacks, and the initramfs every step boots.
+bench_bins
 
 run_stamp
 debver=$(cat "$KSRC/.git/alloctag-debian-version")

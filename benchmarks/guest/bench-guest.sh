@@ -106,10 +106,10 @@ kpage_on() {
 	echo "$1" >/proc/sys/net/core/high_order_alloc_disable
 }
 
-# allocbench, and the tags the row switches off (tag-off.sh).
+# allocbench, and the flags the row sets on tags (tag-flags.sh).
 insmod_bench() {
 	insmod /modules/allocbench.ko "$@"
-	"$bench/tag-off.sh" || { echo "@@SKIP bench.tag_off could not be applied"; exit 3; }
+	"$bench/tag-flags.sh" || { echo "@@SKIP a bench.tag_ flag could not be set"; exit 3; }
 }
 
 phase_micro() {

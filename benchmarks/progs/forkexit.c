@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../qemu-plugins/marker.h"
+
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -31,6 +33,7 @@ int main(int argc, char **argv)
 	n = strtoul(argv[1], NULL, 0);
 	if (!n)
 		return 2;
+	INSNPROF_START();
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
 		}
 	}
 	t = now_ns() - t0;
+	INSNPROF_STOP();
 	printf("forkexit %lu %llu %llu\n", n, t, t * 100 / n);
 	return 0;
 }

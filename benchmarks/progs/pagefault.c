@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../qemu-plugins/marker.h"
+
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -32,6 +34,7 @@ int main(int argc, char **argv)
 	pages = strtoul(argv[2], NULL, 0);
 	if (!rounds || !pages)
 		return 2;
+	INSNPROF_START();
 	t0 = now_ns();
 	for (r = 0; r < rounds; r++) {
 		volatile char *p = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
@@ -46,6 +49,7 @@ int main(int argc, char **argv)
 		munmap((void *)p, pages * psz);
 	}
 	t = now_ns() - t0;
+	INSNPROF_STOP();
 	printf("pagefault %lu %lu %llu %llu\n", rounds, pages, t,
 	       t * 100 / (rounds * pages));
 	return 0;

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../qemu-plugins/marker.h"
+
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -167,6 +169,7 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc < 3)
 		return usage();
+	INSNPROF_START();
 	t0 = now_ns();
 	if (!strcmp(argv[1], "files") && argc == 4 && (ops = count(argv[3])))
 		rc = files(argv[2], ops);
@@ -180,6 +183,7 @@ int main(int argc, char **argv)
 	else
 		return usage();
 	t = now_ns() - t0;
+	INSNPROF_STOP();
 	if (rc)
 		return rc;
 	printf("%s %lu %llu %llu\n", argv[1], ops, t, t * 100 / ops);

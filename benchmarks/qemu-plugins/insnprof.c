@@ -19,6 +19,11 @@
  *                executes, e.g. run_init_process for "boot up to /init",
  *                and nothing more at exit.  If ADDR never runs, nothing is
  *                written and the exit hook says so.
+ *
+ * Windows: an INSNPROF_START() marker (marker.h, from any guest code, user
+ * space included) zeroes every count, and INSNPROF_STOP() writes the counts
+ * since to out=FILE.N, N the window's number from 1; with windows, nothing
+ * more is written at exit.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -28,6 +33,8 @@
 #include <string.h>
 
 #include <qemu/qemu-plugin.h>
+
+#include "marker.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -43,6 +50,7 @@ static char *out_path;
 static uint64_t min_addr;
 static uint64_t stop_addr;
 static bool have_stop, written;
+static unsigned int windows;	/* INSNPROF_STOP markers run so far */
 
 static uint64_t *counter_of(uint64_t vaddr)
 {
@@ -62,6 +70,19 @@ static uint64_t *counter_of(uint64_t vaddr)
 }
 
 static void at_stop(unsigned int vcpu, void *p);
+static void at_marker(unsigned int vcpu, void *p);
+
+/* A marker is exactly 0f 1f 80 <magic, little endian>. */
+static uint32_t marker_of(const struct qemu_plugin_insn *insn)
+{
+	const uint8_t *b = qemu_plugin_insn_data(insn);
+	uint32_t disp;
+
+	if (qemu_plugin_insn_size(insn) != 7 || b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x80)
+		return 0;
+	disp = (uint32_t)b[3] | (uint32_t)b[4] << 8 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 24;
+	return disp == INSNPROF_MAGIC_START || disp == INSNPROF_MAGIC_STOP ? disp : 0;
+}
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -71,7 +92,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		uint32_t magic = marker_of(insn);
 
+		if (magic)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, at_marker,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)magic);
 		if (have_stop && va == stop_addr)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, at_stop,
 				QEMU_PLUGIN_CB_NO_REGS, NULL);
@@ -108,24 +133,55 @@ static void write_out(FILE *f)
 	g_list_free(keys);
 }
 
+static void write_path(const char *path)
+{
+	char *tmp = g_strdup_printf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+
+	if (!f) {
+		fprintf(stderr, "insnprof: cannot write %s\n", tmp);
+		g_free(tmp);
+		return;
+	}
+	write_out(f);
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		fprintf(stderr, "insnprof: cannot write %s\n", path);
+	g_free(tmp);
+}
+
 static void write_all(void)
 {
-	if (out_path) {
-		char *tmp = g_strdup_printf("%s.tmp", out_path);
-		FILE *f = fopen(tmp, "w");
+	if (out_path)
+		write_path(out_path);
+	else
+		write_out(stderr);
+}
 
-		if (!f) {
-			fprintf(stderr, "insnprof: cannot write %s\n", tmp);
-			g_free(tmp);
-			return;
-		}
-		write_out(f);
-		if (fclose(f) != 0 || rename(tmp, out_path) != 0)
-			fprintf(stderr, "insnprof: cannot write %s\n", out_path);
-		g_free(tmp);
+static void zero_one(gpointer key, gpointer value, gpointer data)
+{
+	(void)key;
+	(void)data;
+	*(uint64_t *)value = 0;
+}
+
+/* A window's marker: START zeroes the counts, STOP writes them. */
+static void at_marker(unsigned int vcpu, void *p)
+{
+	(void)vcpu;
+	g_mutex_lock(&lock);
+	if ((uint32_t)(uintptr_t)p == INSNPROF_MAGIC_START) {
+		g_hash_table_foreach(counters, zero_one, NULL);
+	} else if (out_path) {
+		char *path = g_strdup_printf("%s.%u", out_path, ++windows);
+
+		write_path(path);
+		g_free(path);
 	} else {
+		windows++;
+		fprintf(stderr, "insnprof: window %u\n", windows);
 		write_out(stderr);
 	}
+	g_mutex_unlock(&lock);
 }
 
 /* The first execution of stop=ADDR: the counts so far are the profile. */
@@ -145,7 +201,7 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 {
 	(void)id;
 	(void)p;
-	if (written)
+	if (written || windows)
 		return;
 	if (have_stop) {
 		fprintf(stderr, "insnprof: stop address %" PRIx64 " never ran; nothing written\n",

@@ -50,6 +50,8 @@ def stale(r, inputs):
                r.trace_meta(x, c)) for c in r.trace_cases()
               for x in r.trace_rows(c)]
     profiled = [("bootprof/", x, r.bootprof(x)[0]) for x in r.bootprof_rows()]
+    profiled += [("bootprof/%s/" % w, x, r.workload_profile(x, w)[0])
+                 for w, x in r.workload_profiles()]
     for sub, x, meta in traced + profiled:
         h = meta.get("inputs")
         if h != inputs.get(x):

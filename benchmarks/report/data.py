@@ -323,15 +323,17 @@ class Results:
     # trace/), "page-1", "bulk-16", "vmalloc-16" (each in a directory of
     # that name).
     def trace_cases(self):
-        """The traced cases: page-0 first, then page orders, then bulk,
-        vmalloc and kmalloc."""
+        """The traced cases: page-0 first, then page orders, the kernel
+        call site's page, bulk, vmalloc, kmalloc and kmem_cache, each
+        batch case after its hot one."""
         d = self.path("trace")
         subs = sorted(x for x in os.listdir(d) if os.path.isdir(
             os.path.join(d, x))) if os.path.isdir(d) else []
-        kinds = ("page", "bulk", "vmalloc", "kmalloc")
-        key = lambda c: (kinds.index(c.split("-")[0]), int(c.split("-")[1]))
+        kinds = ("page", "kpage", "bulk", "vmalloc", "kmalloc", "cache")
+        key = lambda c: (kinds.index(c.split("-")[0]), int(c.split("-")[1]),
+                         c.endswith("-batch"))
         cases = [c for c in ["page-0"] + subs
-                 if re.fullmatch(r"(page|bulk|vmalloc|kmalloc)-\d+", c)]
+                 if re.fullmatch(r"(%s)-\d+(-batch)?" % "|".join(kinds), c)]
         return sorted(cases, key=key)
 
     def _trace_path(self, row, case):
@@ -345,6 +347,11 @@ class Results:
 
     def trace_meta(self, row, case="page-0"):
         return header_words(self.path(*self._trace_path(row, case)))
+
+    def trace_pairs(self, row, case="page-0"):
+        """The alloc+free pairs in one traced iteration: a batch round's
+        objects (its 'pairs=' word), else 1."""
+        return int(self.trace_meta(row, case).get("pairs", "1"))
 
     def trace_steps(self, row, case="page-0"):
         """(symbol, frames) of each instruction of one traced iteration, or
@@ -405,6 +412,26 @@ class Results:
                     continue
                 name, n = line.rstrip("\n").split("\t")
                 counts[name] = int(n)
+        return header_words(path), counts
+
+    def workload_profiles(self):
+        """(workload, row) of every workload profile, in matrix order."""
+        from .tables import WORKLOADS
+        return [(w, x) for w, _ in WORKLOADS for x in self.matrix.names()
+                if self.has("bootprof", w, x + ".tsv")]
+
+    def workload_profile(self, row, workload):
+        """(header words, kernel instructions per function) of a row's
+        workload profile (make bootprof), or None."""
+        path = self.path("bootprof", workload, row + ".tsv")
+        if not os.path.exists(path):
+            return None
+        counts = {}
+        with open(path) as f:
+            for line in f:
+                if not line.startswith("#"):
+                    name, n = line.rstrip("\n").split("\t")
+                    counts[name] = int(n)
         return header_words(path), counts
 
     # --- surveys (make survey) ----------------------------------------------------

@@ -118,6 +118,14 @@ TARGETS = [
     # instructions over fork-flags on the page pair and the slab pair.
     Target("delta", "fork-flags-totals", limit="2", vs="fork-flags"),
     Target("slab", "fork-flags-totals", limit="2", vs="fork-flags"),
+    # Counts by node (posting G), on two NUMA nodes: a tag without the
+    # flag pays at most 1 instruction for another tag's, and a flagged tag
+    # at most 10 for its per-node counters, on the page pair and the slab
+    # pair.
+    Target("delta", "fork-numa-nodes-other", limit="1", vs="fork-numa-flags"),
+    Target("slab", "fork-numa-nodes-other", limit="1", vs="fork-numa-flags"),
+    Target("delta", "fork-numa-nodes", limit="10", vs="fork-numa-flags"),
+    Target("slab", "fork-numa-nodes", limit="10", vs="fork-numa-flags"),
     # The upstream fixes alone make stock no slower.
     Target("share", "stock-fixes-pointer", "module", "1"),
     Target("share", "stock-fixes-compressed", "module", "1"),
@@ -151,7 +159,8 @@ TRAFFIC_SLACK = 0.005
 # not met, the report shows where the row's traced instructions go.
 INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
                      "slab_share", "slab_within")
-# (workloads_share is in instructions too, but no trace follows a workload.)
+# (workloads_share is in instructions too: its workloads are named by
+# function from their profiles, make bootprof.)
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]

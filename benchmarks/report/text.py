@@ -92,7 +92,10 @@ def setup(r):
 def trace_case(key):
     """The trace case (make trace) of a page row's key, or None."""
     bench, arg, kind = key
-    if kind != "hot" or bench not in ("page", "bulk", "vmalloc", "kmalloc"):
+    if kind == "batch" and bench in ("page", "kmalloc", "cache"):
+        return "%s-%s-batch" % (bench, arg)
+    if kind != "hot" or bench not in ("page", "kpage", "bulk", "vmalloc",
+                                      "kmalloc", "cache"):
         return None
     return "%s-%s" % (bench, arg)
 
@@ -103,9 +106,21 @@ def traced_over(r, row, other, case="page-0"):
     tc, oc = r.trace_counts(row, case), r.trace_counts(other, case)
     if tc is None or oc is None:
         return ""
-    return ("traced over `%s` (%s, module call site): %+d in all; most in "
-            "%s" % (other, case, sum(tc.values()) - sum(oc.values()),
+    # A batch trace is a round of pairs: per pair, as the benchmark says.
+    n, m = r.trace_pairs(row, case), r.trace_pairs(other, case)
+    tc = {f: v / n for f, v in tc.items()}
+    oc = {f: v / m for f, v in oc.items()}
+    return ("traced over `%s` (%s, %s call site%s): %s in all; most in "
+            "%s" % (other, case, "kernel" if case.startswith("kpage") else
+                    "module", ", per pair" if max(n, m) > 1 else "",
+                    signed(sum(tc.values()) - sum(oc.values())),
                     most_over(tc, oc)))
+
+
+def signed(x):
+    """x with its sign: whole, or to a tenth where a round of pairs was
+    divided."""
+    return "%+d" % x if x == int(x) else "%+.1f" % x
 
 
 def most_over(counts, other, n=6):
@@ -113,7 +128,8 @@ def most_over(counts, other, n=6):
     instruction counts), as "`f` +d" cells."""
     diff = sorted(((counts.get(f, 0) - other.get(f, 0), f)
                    for f in set(counts) | set(other)), reverse=True)
-    return ", ".join("`%s` %+d" % (f, d) for d, f in diff[:n] if d > 0)
+    return ", ".join("`%s` %s" % (f, signed(d)) for d, f in diff[:n]
+                     if d > 0)
 
 
 def failing_keys(r, t):
@@ -152,20 +168,58 @@ def not_met(r, judged):
     for t in judged:
         if t["kind"] == "boot" and t["verdict"].startswith("not met"):
             out.extend(boot_not_met(r, t))
-        # A row's slab pair held to another row's: the traced kmalloc().
+        # A row's slab pair held to another row's: the traced kmalloc()
+        # and kmem_cache pairs.
         if t["kind"] == "slab" and t["verdict"].startswith("not met"):
-            case = trace_case(data.KMALLOC_SITE)
-            got = traced_over(r, t["row"], t["peer"], case)
             out.append("- `%s` against `%s`, slab paths: %s." % (
-                t["row"], t["peer"], got or "(not traced: %s)" % case))
+                t["row"], t["peer"], held_over(r, t, SLAB_CASES)))
     for t in judged:
-        key = (t["row"], t["peer"])
-        if t["kind"] == "delta" and t["verdict"].startswith("not met") \
-                and t.get("why"):
-            got = traced_over(r, *key)
-            out.append("- `%s` against `%s`: " % key +
-                       (got + ". " if got else "") + t["why"])
+        if t["kind"] == "workloads_share" and \
+                t["verdict"].startswith("not met"):
+            out.append(workloads_not_met(r, t))
+    for t in judged:
+        if t["kind"] == "delta" and t["verdict"].startswith("not met"):
+            out.append("- `%s` against `%s`, order-0 page pair: %s.%s" % (
+                t["row"], t["peer"], held_over(r, t, PAGE_CASES),
+                " " + t["why"] if t.get("why") else ""))
     return "\n".join(out)
+
+
+def workloads_not_met(r, t):
+    """Each workload a workloads target fails on: the kernel functions in
+    which the row's workload profile (make bootprof) runs most over its
+    baseline's, per op."""
+    parts, untraced = [], []
+    for w in [x.strip() for x in t["verdict"].split(":", 1)[1].split(";")]:
+        a, b = r.workload_profile(t["row"], w), r.workload_profile(t["base"], w)
+        if a is None or b is None:
+            untraced.append(w)
+            continue
+        n, m = int(a[0].get("ops", 1)), int(b[0].get("ops", 1))
+        ca = {f: v / n for f, v in a[1].items()}
+        cb = {f: v / m for f, v in b[1].items()}
+        parts.append("%s: profiled over `%s` (kernel instructions an op): "
+                     "%s in all; most in %s" % (
+                         w, t["base"], signed(round(sum(ca.values()) -
+                                                    sum(cb.values()), 1)),
+                         most_over({f: round(v, 1) for f, v in ca.items()},
+                                   {f: round(v, 1) for f, v in cb.items()})))
+    return "- `%s`, %s: %s." % (t["row"], tables.short(t), "; ".join(parts) + (
+        "%s(not profiled: %s)" % (" " if parts else "", "; ".join(untraced))
+        if untraced else ""))
+
+
+# The traced cases of the pairs a target held to another row is judged on.
+PAGE_CASES = ("page-0", "kpage-0")
+SLAB_CASES = ("kmalloc-64", "cache-64")
+
+
+def held_over(r, t, cases):
+    """What a row held to another runs over it in each traced case."""
+    got = [traced_over(r, t["row"], t["peer"], c) for c in cases]
+    untraced = [c for c, g in zip(cases, got) if not g]
+    return "; ".join([g for g in got if g] + (
+        ["(not traced: %s)" % ", ".join(untraced)] if untraced else []))
 
 
 def profiled_mib(meta):

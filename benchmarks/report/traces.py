@@ -8,11 +8,14 @@ TOP_N = 12  # functions listed per boot-profile pair
 
 def case_pages(case):
     """Pages one iteration of a case allocates and frees."""
-    kind, n = case.split("-")
+    kind, n = case.split("-")[:2]
     return int(n) if kind in ("bulk", "vmalloc") else 1
 
 
 def case_title(case):
+    if case.endswith("-batch"):
+        return "%s, in batch rounds (every object allocated, then every " \
+            "one freed; a trace is a round)" % case_title(case[:-6])
     kind, n = case.split("-")
     if kind == "bulk":
         return ("`alloc_pages_bulk()` of %s pages and their `__free_page()` "
@@ -22,6 +25,11 @@ def case_title(case):
                 "back through `free_pages_bulk()`)" % n)
     if kind == "kmalloc":
         return "`kmalloc(%s)` + `kfree()`" % n
+    if kind == "cache":
+        return "`kmem_cache_alloc()` + `kmem_cache_free()` of %s bytes" % n
+    if kind == "kpage":
+        return ("order-%s page of `skb_page_frag_refill()` + "
+                "`__free_pages()` (kernel call site)" % n)
     return "order-%s `alloc_pages()` + `__free_pages()`" % n
 
 
@@ -45,6 +53,10 @@ def trace_table(r, case="page-0"):
     pages = case_pages(case)
     if pages > 1:
         out.append(["per page"] + ["%.1f" % (t / pages) for t in tot])
+    pairs = [r.trace_pairs(x, case) for x in rows]
+    if max(pairs) > 1:
+        out.append(["per pair"] + ["%.1f" % (t / n) for t, n in
+                                   zip(tot, pairs)])
     return hdr, out
 
 
@@ -144,4 +156,46 @@ def bootprof_readme(r):
         out.append(md((["function", stock, fork, "difference"],
                        [[f"`{k}`", a.get(k, 0), b.get(k, 0), f"{diff[k]:+d}"]
                         for k in top])))
-    return "\n".join(out) + "\n"
+    return "\n".join(out + workloads_section(r)) + "\n"
+
+
+def workloads_section(r):
+    """The workload profiles: each row's kernel instructions an op, and
+    the functions it runs most over its baseline's."""
+    got = r.workload_profiles()
+    if not got:
+        return []
+    out = ["\n# Workloads: kernel instructions an op, by function\n",
+           "The rows `benchmarks/bootprof/workloads.txt` names booted twice "
+           "more under the same plugin and ran the benchmark's workloads "
+           "once (`bench-guest.sh`'s perf phase, `make bench`'s sizes). "
+           "Each workload program brackets its timed section with the "
+           "plugin's markers (`benchmarks/qemu-plugins/marker.h`): the "
+           "counts are the kernel instructions of that section, divided "
+           "by its ops. Both runs were identical.\n"]
+    for w in dict.fromkeys(w for w, _ in got):
+        rows = [x for v, x in got if v == w]
+        prof = {x: r.workload_profile(x, w) for x in rows}
+        per = {x: {f: n / int(m.get("ops", 1)) for f, n in c.items()}
+               for x, (m, c) in prof.items()}
+        table = []
+        for x in rows:
+            base = r.matrix[x].baseline
+            tot = sum(per[x].values())
+            if base in per:
+                over = tot - sum(per[base].values())
+                diff = {f: per[x].get(f, 0) - per[base].get(f, 0)
+                        for f in set(per[x]) | set(per[base])}
+                top = sorted((f for f in diff if diff[f] > 0.05),
+                             key=lambda f: (-diff[f], f))[:4]
+                vs = "%+.1f vs `%s`" % (over, base)
+                most = ", ".join("`%s` %+.1f" % (f, diff[f]) for f in top)
+            else:
+                vs = most = ""
+            table.append([x, prof[x][0].get("ops", "?"), "%.1f" % tot, vs,
+                          most])
+        out += ["\n## %s\n" % w,
+                md((["row", "ops", "kernel instructions an op",
+                     "over baseline", "most over baseline"], table),
+                   left=1)]
+    return out

@@ -7,27 +7,17 @@
 # results/trace/ROW.txt (case page-0) or results/trace/CASE/ROW.txt, with
 # the inputs hash of what it measured (benchmarks/lib.sh); 'make report'
 # writes results/trace/README.md.
-# Cases (CASES): page-N, one alloc_pages(GFP_KERNEL, N) + __free_pages()
-# (an iteration starts in __alloc_frozen_pages_noprof, which every 7.3 page
-# allocation enters); bulk-N, one alloc_pages_bulk() of N pages and their N
-# __free_page() calls (it starts in alloc_pages_bulk_noprof); vmalloc-N, one
-# vmalloc() of N pages and its vfree(), whose pages go back through
-# free_pages_bulk() (it starts in __vmalloc_node_range_noprof); kmalloc-N,
-# one kmalloc(N) + kfree() (it starts in __kmalloc_noprof: allocbench's
-# size is not a constant).
-# A row whose traces of every case were taken on its present inputs
-# (row_inputs, benchmarks/lib.sh) is kept.
+# The cases, and the rows each is traced on, are benchmarks/trace/cases.txt's.
+# A row whose traces of every case it has there were taken on its present
+# inputs (row_inputs, benchmarks/lib.sh) is kept.
 # The traces of the row benchmarks/trace/limit.txt names also say, for each
 # instruction, each function it was inlined through and its source line
 # there: read from the DWARF of the kernel limit.txt names (that row's
 # kernel built with -g), once its text is found byte for byte the same as
 # the traced kernel's.
-# Environment: ROWS (names from the matrix, traced whatever results/ holds;
-# default the rows over off whose traces are not current, not the distro
-# rows, whose baseline is another config), FULL=1 (trace them all), CASES (default
-# "page-0 page-1 bulk-16 vmalloc-16 kmalloc-64", the benchmark's orders 0
-# and 1, its bulk and vmalloc sizes and its kmalloc() size), RESULTS,
-# MATRIX, NO_BUILD=1.
+# Environment: ROWS (of cases.txt's rows, those traced whatever results/
+# holds), FULL=1 (trace them all), CASES (of cases.txt's cases, the ones
+# to trace), RESULTS, MATRIX, NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -38,8 +28,29 @@ out=$RESULTS/trace
 command -v gdb >/dev/null || die "gdb missing (apt-get install gdb)"
 
 export INITRAMFS_BENCH=1
-cases=${CASES:-page-0 page-1 bulk-16 vmalloc-16 kmalloc-64}
-# Where a case's traces go: page-0 stays at the top, as it always was.
+cases_txt=$tdir/cases.txt
+# case_rows CASE: the rows cases.txt traces CASE on.
+case_rows() {
+	local r
+	awk -v c="$1" '$1 == c { for (i = 2; i <= NF; i++) print $i }' "$cases_txt" |
+		while read -r r; do
+			if [ "$r" = "*" ]; then matrix_rows | awk '{ print $1 }'; else echo "$r"; fi
+		done | awk '!seen[$0]++'
+}
+all_cases=$(awk '!/^#/ && NF { print $1 }' "$cases_txt")
+cases=${CASES:-$all_cases}
+for c in $cases; do
+	echo "$all_cases" | grep -qx -- "$c" || die "CASES: '$c' is not a case of $cases_txt"
+	case $c in
+	page-[0-9]|kpage-0|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;
+	page-[0-9]-batch|kmalloc-[1-9]*[0-9]-batch|cache-[1-9]*[0-9]-batch) ;;
+	kmalloc-[1-9]|kmalloc-[1-9][0-9]|kmalloc-[1-9][0-9][0-9]|kmalloc-[1-9][0-9][0-9][0-9]) ;;
+	cache-[1-9]|cache-[1-9][0-9]|cache-[1-9][0-9][0-9]|cache-[1-9][0-9][0-9][0-9]) ;;
+	*) die "$cases_txt: '$c' is none of page-ORDER, kpage-0, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES, cache-BYTES, or a page, kmalloc or cache case with -batch" ;;
+	esac
+	for r in $(case_rows "$c"); do matrix_field "$r" kernel >/dev/null; done
+done
+# Where a case's traces go: page-0's at the top of results/trace.
 case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
 limit_row=$(awk '$1 == "row" { print $2 }' "$tdir/limit.txt")
 limit_kernel=$(awk '$1 == "kernel" { print $2 }' "$tdir/limit.txt")
@@ -49,6 +60,7 @@ limit_kernel=$(awk '$1 == "kernel" { print $2 }' "$tdir/limit.txt")
 trace_current() {
 	local c f
 	for c in $cases; do
+		case_rows "$c" | grep -qx -- "$1" || continue
 		f=$(case_dir "$c")/$1.txt
 		grep -qs "^# .* inputs=$2 " "$f" || return 1
 		[ "$1" != "$limit_row" ] || grep -q "$(printf '\t')" "$f" || return 1
@@ -62,9 +74,7 @@ same_text() {
 		objcopy -O binary --only-section=.text "$BUILD/kernel-$2/vmlinux" "$b" &&
 		cmp -s "$a" "$b"
 }
-# The distro-budget rows are left out by default: their baseline is another
-# config (ROWS=... traces them too).
-rows=$(rows_wanted trace trace_current $(matrix_family off))
+rows=$(rows_wanted trace trace_current $(for c in $cases; do case_rows "$c"; done | awk '!seen[$0]++'))
 [ -n "$rows" ] || { log "trace: every row's traces are current (FULL=1 traces again)"; exit 0; }
 if [ "${NO_BUILD:-0}" != 1 ]; then
 	"$TOP/scripts/kernel-src.sh"
@@ -78,44 +88,27 @@ if echo "$rows" | grep -qx "$limit_row"; then
 	same_text "$limit_of" "$limit_kernel" ||
 		die "$limit_kernel's text is not $limit_of's: its DWARF cannot name the inlined functions of $limit_row's traces"
 fi
+# The initramfs every step boots.
+bench_bins
 run_stamp
 mkdir -p "$out"
 
-for c in $cases; do
-	case $c in
-	page-[0-9]|bulk-[1-9]|bulk-[1-9][0-9]|vmalloc-[1-9]|vmalloc-[1-9][0-9]) ;;
-	kmalloc-[1-9]|kmalloc-[1-9][0-9]|kmalloc-[1-9][0-9][0-9]|kmalloc-[1-9][0-9][0-9][0-9]) ;;
-	*) die "CASES: '$c' is none of page-ORDER, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES (1-9999)" ;;
-	esac
-done
 case_what() {
 	case $1 in
+	*-batch) echo "one round of allocbench's batch loop of case ${1%-batch}, its objects allocated, then freed" ;;
 	page-*) echo "one order-${1#page-} alloc_pages()+__free_pages() iteration of allocbench" ;;
+	kpage-*) echo "one order-0 page of skb_page_frag_refill() and its __free_pages(), an iteration of allocbench" ;;
+	cache-*) echo "one kmem_cache_alloc()+kmem_cache_free() iteration of allocbench on a private cache of ${1#cache-}-byte objects" ;;
 	bulk-*) echo "one alloc_pages_bulk() of ${1#bulk-} pages and their __free_page() calls, an iteration of allocbench" ;;
 	vmalloc-*) echo "one vmalloc() of ${1#vmalloc-} pages and its vfree(), an iteration of allocbench" ;;
 	kmalloc-*) echo "one kmalloc(${1#kmalloc-})+kfree() iteration of allocbench" ;;
 	esac
 }
 
-njobs=$(( $(echo $rows | wc -w) * $(echo $cases | wc -w) ))
-n=0
-for c in $cases; do
-mode=${c%-*} arg=${c#*-}
-case $mode in
-page) sym=__alloc_frozen_pages_noprof ;;
-bulk) sym=alloc_pages_bulk_noprof ;;
-vmalloc) sym=__vmalloc_node_range_noprof ;;
-kmalloc) sym=__kmalloc_noprof ;;
-esac
-# The guest loads allocbench, says so, and runs a loop that outlasts any
-# wait for gdb to attach (a short one may end first: a kmalloc() pair is a
-# few hundred instructions).  Once gdb has its iteration, it ends QEMU.
-guest="insmod /modules/allocbench.ko && /bench/tag-off.sh && echo @@START &&
-echo '$mode $arg 4000000000' >/sys/kernel/debug/allocbench/run"
-cdir=$(case_dir "$c")
-mkdir -p "$cdir"
-for row in $rows; do
-	n=$((n + 1))
+# trace_one: one trace of case $c on $row (the loop's variables), with
+# QEMU's gdbstub on $port.
+trace_one() {
+	local kernel args inputs kb logdir boot calls rc append
 	kernel=$(matrix_field "$row" kernel)
 	args=$(matrix_field "$row" args)
 	inputs=$(row_inputs "$row")
@@ -123,18 +116,21 @@ for row in $rows; do
 	kb=$BUILD/kernel-$kernel
 	logdir=$BUILD/trace/$c/$row
 	rm -rf "$logdir" && mkdir -p "$logdir"
-	port=$(free_port)
 	append=(-A nolapic_timer)
 	[ "$args" = - ] || append+=(-A "$args")
-	QEMU_EXTRA="-gdb tcp:127.0.0.1:$port" "$TOP/scripts/boot.sh" -k "$kernel" -i -q \
+	QEMU_EXTRA="-gdb tcp:127.0.0.1:$port" "$TOP/scripts/boot.sh" -k "$kernel" -i -q $(row_qemu "$row") \
 		-t 900 -o "$logdir" "${append[@]}" -- "$guest" >/dev/null 2>"$logdir/boot.err" &
 	boot=$!
 	until grep -q '^@@START' "$logdir/guest.log" 2>/dev/null; do
 		kill -0 $boot 2>/dev/null || { cat "$logdir/boot.err" >&2; die "$row: guest ended before the loop started"; }
 		sleep 0.5
 	done
+	# A batch iteration is a round: as many calls as the round's objects.
+	calls=1
+	[ -z "$kind" ] || calls=$(sed -n 's/^@@START \([0-9][0-9]*\)$/\1/p' "$logdir/guest.log")
+	[ -n "$calls" ] || die "$row: the guest said no batch size (@@START line: $(grep '^@@START' "$logdir/guest.log"))"
 	rc=0
-	TRACE_SYM=$sym TRACE_PORT=$port TRACE_OUT=$logdir/pcs timeout 900 gdb -q -batch -nx \
+	TRACE_CALLS=$calls TRACE_SYM=$sym TRACE_PORT=$port TRACE_OUT=$logdir/pcs timeout 900 gdb -q -batch -nx \
 		-ex "file $kb/vmlinux" -x "$tdir/gdb-step.py" >"$logdir/gdb.log" 2>&1 || rc=$?
 	# gdb kills QEMU when it is done; if it failed, the loop would run on.
 	pkill -f -- "-gdb tcp:127.0.0.1:$port" 2>/dev/null || true
@@ -145,7 +141,7 @@ for row in $rows; do
 	}
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
-		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs pairs=$calls date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		if [ "$row" = "$limit_row" ]; then
 			echo "# case=$c $(case_what "$c"): address symbol, tab, FUNCTION@FILE:LINE of each function it was inlined through, innermost first (from $limit_kernel's DWARF); '# src' lines: those source lines"
 			python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs" "$BUILD/kernel-$limit_kernel/vmlinux" "$KSRC"
@@ -156,7 +152,52 @@ for row in $rows; do
 	} >"$cdir/$row.txt.tmp"
 	mv "$cdir/$row.txt.tmp" "$cdir/$row.txt"
 	log "$c, $row: $(grep -vc '^#' "$cdir/$row.txt") instructions"
+}
+
+jobs=${TRACE_JOBS:-2} running=0
+njobs=$(for c in $cases; do case_rows "$c"; done | grep -cxF -f <(echo "$rows") || true)
+n=0
+for c in $cases; do
+mode=${c%%-*} arg=${c#*-} kind=""
+case $arg in *-batch) arg=${arg%-batch} kind=batch ;; esac
+sysctl=0
+case $mode in
+page) sym=__alloc_frozen_pages_noprof ;;
+kpage) sym=__alloc_frozen_pages_noprof sysctl=1 ;;
+cache) sym=kmem_cache_alloc_noprof ;;
+bulk) sym=alloc_pages_bulk_noprof ;;
+vmalloc) sym=__vmalloc_node_range_noprof ;;
+kmalloc) sym=__kmalloc_noprof ;;
+esac
+# The guest loads allocbench, says so with the objects of a batch round,
+# and runs a loop that outlasts any wait for gdb to attach (a short one may
+# end first: a kmalloc() pair is a few hundred instructions).  Once gdb has
+# its iteration, it ends QEMU.  kpage's frag pages are order 0 only with
+# high-order frags disabled.
+guest="insmod /modules/allocbench.ko && /bench/tag-flags.sh &&
+echo $sysctl >/proc/sys/net/core/high_order_alloc_disable &&
+echo @@START \$(cat /sys/module/allocbench/parameters/batch) &&
+echo '$mode $arg 4000000000 $kind' >/sys/kernel/debug/allocbench/run"
+cdir=$(case_dir "$c")
+mkdir -p "$cdir"
+for row in $(case_rows "$c" | grep -xF -f <(echo "$rows") || true); do
+	n=$((n + 1))
+	# Two guests at a time (TRACE_JOBS): each is deterministic under
+	# -icount, whatever else runs, and each has its own gdbstub port.
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || die "a trace failed (its error is above)"
+		running=$((running - 1))
+	fi
+	port=$(free_port)
+	while [ "$port" = "${last_port:-}" ]; do port=$(free_port); done
+	last_port=$port
+	trace_one &
+	running=$((running + 1))
 done
+done
+while [ "$running" -gt 0 ]; do
+	wait -n || die "a trace failed (its error is above)"
+	running=$((running - 1))
 done
 # Traces of rows the matrix no longer has would only mislead.
 for f in "$out"/*.txt "$out"/*/*.txt; do

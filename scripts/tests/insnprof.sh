@@ -3,8 +3,8 @@
 # 'make bootprof' uses, counts exactly how often each instruction runs, and
 # stop= ends the profile where it should: a static user program run under
 # qemu-x86_64 calls one function 1000 times, a marker function once, then
-# another function 500 times.  Skips (exit 2) only when the plugin header
-# cannot be downloaded.
+# another function 500 times; its markers' windows hold what ran between
+# them.  Skips (exit 2) only when the plugin header cannot be downloaded.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -68,6 +68,42 @@ qemu-x86_64 -plugin "$so,out=$tmp/m,min=$after" "$tmp/calls"
 want "$tmp/m" "$before" 0 "before() below min="
 want "$tmp/m" "$after" 500 "after() at min="
 
+# Windows: INSNPROF_START() zeroes the counts and INSNPROF_STOP() writes
+# them to out=FILE.N, a file a window; nothing more at exit.
+cat >"$tmp/win.c" <<EOF
+#include "$top/benchmarks/qemu-plugins/marker.h"
+__attribute__((noinline)) void before(volatile int *x) { (*x)++; }
+__attribute__((noinline)) void after(volatile int *x) { (*x)++; }
+
+int main(void)
+{
+	volatile int x = 0;
+
+	for (int i = 0; i < 1000; i++)
+		before(&x);
+	INSNPROF_START();
+	for (int i = 0; i < 300; i++)
+		before(&x);
+	INSNPROF_STOP();
+	INSNPROF_START();
+	for (int i = 0; i < 500; i++)
+		after(&x);
+	INSNPROF_STOP();
+	return 0;
+}
+EOF
+gcc -O2 -static -no-pie -o "$tmp/win" "$tmp/win.c" ||
+	{ echo "cannot build the static window program"; exit 1; }
+wbefore=$(nm "$tmp/win" | awk '$3 == "before" { sub(/^0+/, "", $1); print $1 }')
+wafter=$(nm "$tmp/win" | awk '$3 == "after" { sub(/^0+/, "", $1); print $1 }')
+qemu-x86_64 -plugin "$so,out=$tmp/w" "$tmp/win"
+want "$tmp/w.1" "$wbefore" 300 "before() in window 1"
+want "$tmp/w.1" "$wafter" 0 "after() in window 1"
+want "$tmp/w.2" "$wbefore" 0 "before() in window 2"
+want "$tmp/w.2" "$wafter" 500 "after() in window 2"
+[ ! -e "$tmp/w" ] && [ ! -e "$tmp/w.3" ] ||
+	{ echo "FAIL: windows wrote more than their two files"; fail=1; }
+
 # A stop address that never runs writes nothing (and says so); a bad option fails.
 qemu-x86_64 -plugin "$so,out=$tmp/n,stop=1" "$tmp/calls" 2>"$tmp/n.err" || true
 [ ! -e "$tmp/n" ] && grep -q 'never ran' "$tmp/n.err" ||
@@ -76,5 +112,5 @@ if qemu-x86_64 -plugin "$so,out=$tmp/x,bogus=1" "$tmp/calls" 2>/dev/null; then
 	echo "FAIL: an unknown option was accepted"; fail=1
 fi
 
-[ $fail = 0 ] && echo "insnprof: exact counts, stop= and min= honoured, identical runs"
+[ $fail = 0 ] && echo "insnprof: exact counts, stop=, min= and windows honoured, identical runs"
 exit $fail

@@ -15,12 +15,11 @@ want() { # want WHAT GOT EXPECTED
 	[ "$2" = "$3" ] || { echo "FAIL: $1: got '$2', want '$3'"; fail=1; }
 }
 want "pairs" "$(matrix_pairs | tr '\n' ' ')" "fork-a:stock-a fork-b:stock-a "
-want "family off" "$(matrix_family off | tr '\n' ' ')" "off stock-a fork-a fork-b "
-sed 's/^\(other  *other  *none  *-  *\)-  /\1off/' "$MATRIX" >"${TMPDIR:-/tmp}/family-matrix.$$"
-want "family off, other's peer off" \
-	"$(MATRIX=${TMPDIR:-/tmp}/family-matrix.$$ && . benchmarks/lib.sh && matrix_family off | tr '\n' ' ')" \
-	"off stock-a fork-a fork-b other fork-other "
-rm -f "${TMPDIR:-/tmp}/family-matrix.$$"
+want "no qemu options" "$(row_qemu fork-other)" ""
+sed 's/^\(fork-other .*\)$/\1 qemu.numa=2/' "$MATRIX" >"${TMPDIR:-/tmp}/numa-matrix.$$"
+want "qemu.numa=2" \
+	"$(MATRIX=${TMPDIR:-/tmp}/numa-matrix.$$ && . benchmarks/lib.sh && row_qemu fork-other)" "-N 2"
+rm -f "${TMPDIR:-/tmp}/numa-matrix.$$"
 want "kernel" "$(matrix_field fork-other kernel)" "fork-other"
 want "args" "$(matrix_field fork-other args)" "a=1 b=2"
 want "no args" "$(matrix_field off args)" "-"

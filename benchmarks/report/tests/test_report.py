@@ -594,9 +594,11 @@ class RenderTest(Fixture):
 
 
 class NotMetTest(Fixture):
-    def write_trace(self, row, funcs):
-        os.makedirs(os.path.join(self.d, "trace"), exist_ok=True)
-        with open(os.path.join(self.d, "trace", row + ".txt"), "w") as f:
+    def write_trace(self, row, funcs, case="page-0"):
+        d = os.path.join(self.d, "trace", *([] if case == "page-0" else
+                                             [case]))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, row + ".txt"), "w") as f:
             f.write("# row=%s\n" % row)
             for fn, n in funcs:
                 f.write("".join("ffffffff81000000 %s\n" % fn
@@ -607,19 +609,28 @@ class NotMetTest(Fixture):
         # The reason comes with the target (Target.why, carried by judge())
         judged = [{"kind": "delta", "row": "fork-b", "peer": "fork-a",
                    "verdict": "not met", "why": "Why."}]
-        # Untraced: the reason alone.
+        # Untraced: the cases missing, then the reason.
         self.assertEqual(text.not_met(r, judged),
-                         "- `fork-b` against `fork-a`: Why.")
+                         "- `fork-b` against `fork-a`, order-0 page pair: "
+                         "(not traced: page-0, kpage-0). Why.")
         self.write_trace("fork-a", [("f", 3), ("g", 2)])
         self.write_trace("fork-b", [("f", 5), ("g", 1), ("h", 4)])
         self.assertEqual(
             text.not_met(r, judged),
-            "- `fork-b` against `fork-a`: traced over `fork-a` (page-0, "
-            "module call site): +5 in all; most in `h` +4, `f` +2. Why.")
+            "- `fork-b` against `fork-a`, order-0 page pair: traced over "
+            "`fork-a` (page-0, module call site): +5 in all; most in `h` "
+            "+4, `f` +2; (not traced: kpage-0). Why.")
+        # Both call sites traced, and no reason given: the traces alone.
+        self.write_trace("fork-a", [("f", 3)], "kpage-0")
+        self.write_trace("fork-b", [("f", 3), ("k", 1)], "kpage-0")
+        judged[0]["why"] = ""
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b` against `fork-a`, order-0 page pair: traced over "
+            "`fork-a` (page-0, module call site): +5 in all; most in `h` "
+            "+4, `f` +2; traced over `fork-a` (kpage-0, kernel call site): "
+            "+1 in all; most in `k` +1.")
         judged[0]["verdict"] = "met"
-        self.assertEqual(text.not_met(r, judged), "")
-        # No reason given: nothing to say beside the verdict
-        judged[0].update(verdict="not met", why="")
         self.assertEqual(text.not_met(r, judged), "")
 
     def test_pages_named_by_failing_case(self):
@@ -648,7 +659,7 @@ class NotMetTest(Fixture):
                    "verdict": "not met"}]
         self.assertEqual(text.not_met(r, judged),
                          "- `fork-b` against `fork-a`, slab paths: (not "
-                         "traced: kmalloc-64).")
+                         "traced: kmalloc-64, cache-64).")
         d = os.path.join(self.d, "trace", "kmalloc-64")
         os.makedirs(d)
         for row, funcs in (("fork-a", "f f"), ("fork-b", "f g g g")):
@@ -658,7 +669,44 @@ class NotMetTest(Fixture):
         self.assertEqual(
             text.not_met(r, judged),
             "- `fork-b` against `fork-a`, slab paths: traced over `fork-a` "
-            "(kmalloc-64, module call site): +2 in all; most in `g` +3.")
+            "(kmalloc-64, module call site): +2 in all; most in `g` +3; "
+            "(not traced: cache-64).")
+
+    def test_batch_trace_per_pair(self):
+        r = self.results()
+        d = os.path.join(self.d, "trace", "kmalloc-64-batch")
+        os.makedirs(d)
+        for row, funcs in (("fork-a", "f f f f"), ("fork-b", "f f f f f g g")):
+            with open(os.path.join(d, row + ".txt"), "w") as f:
+                f.write("# row=%s\n# inputs=x pairs=2\n# case=kmalloc-64-"
+                        "batch: address symbol\n" % row + "".join(
+                            "ffffffff81000000 %s\n" % fn
+                            for fn in funcs.split()))
+        self.assertEqual(text.trace_case(("kmalloc", "64", "batch")),
+                         "kmalloc-64-batch")
+        self.assertEqual(
+            text.traced_over(r, "fork-b", "fork-a", "kmalloc-64-batch"),
+            "traced over `fork-a` (kmalloc-64-batch, module call site, per "
+            "pair): +1.5 in all; most in `g` +1, `f` +0.5")
+
+    def test_workloads_named_by_function(self):
+        r = self.results()
+        judged = [{"kind": "workloads_share", "row": "fork-b",
+                   "peer": "stock-a", "base": "off", "site": "-",
+                   "limit": "1/3", "stretch": "no",
+                   "verdict": "not met: files; spawn"}]
+        d = os.path.join(self.d, "bootprof", "files")
+        os.makedirs(d)
+        for row, ops, funcs in (("off", 2, [("f", 10)]),
+                                ("fork-b", 4, [("f", 22), ("h", 6)])):
+            with open(os.path.join(d, row + ".tsv"), "w") as f:
+                f.write("# row=%s workload=files ops=%d\n" % (row, ops))
+                f.write("".join("%s\t%d\n" % x for x in funcs))
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b`, every workload 1/3 of peer: files: profiled over "
+            "`off` (kernel instructions an op): +2 in all; most in `h` "
+            "+1.5, `f` +0.5 (not profiled: spawn).")
 
     def write_bootprof(self, row, mem, funcs):
         os.makedirs(os.path.join(self.d, "bootprof"), exist_ok=True)
