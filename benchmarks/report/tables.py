@@ -187,16 +187,16 @@ def mem_per_gib(r):
     return hdr, out
 
 
-def other_baselines(r):
-    """The rows over another baseline (the distro rows), each against the
-    row it is taken over (matrix.over()): a baseline of the fork's tree
-    against stock's."""
+def other_baselines(r, family):
+    """The rows of one family over another baseline (the distro rows, the
+    NUMA rows), each against the row it is taken over (matrix.over()): a
+    baseline of the fork's tree against stock's."""
     key = data.MODULE_SITE
     hdr = ["row", "kernel", "reported form", "profiling",
            "order-0 page alloc+free (instructions)", "over", "vs it",
            "page_ext bytes per GiB"]
     out = []
-    for row in r.other_rows:
+    for row in [x for x in r.other_rows if r.matrix.family(x) == family]:
         m = r.matrix[row]
         over = r.matrix.over(row)
         base = r.micro_icount(over, key) if over else None

@@ -222,6 +222,35 @@ def held_over(r, t, cases):
         ["(not traced: %s)" % ", ".join(untraced)] if untraced else []))
 
 
+def other_section(r, family):
+    """The section of one family of rows over another baseline than the
+    main tables': the distro rows, and any other (the NUMA rows)."""
+    if family == "off-distro":
+        head = ["## On Debian's page-flag budget (distro rows)\n",
+                "Kernels built with `kernel/configs/distro.config`, "
+                "which leaves the same spare page-flag bits as Debian "
+                "7.3's amd64 config (none; `make test` checks the two "
+                "agree). Stock's `1,compressed` finds no room and "
+                "switches profiling off for the whole boot; the fork's "
+                "keeps profiling with a 2-byte index in `page_ext`. "
+                "Instructions under icount, 1 GiB guest, each row "
+                "against its own tree's kernel with profiling compiled "
+                "out on the same budget (`off-distro` for stock, "
+                "`off-fork-distro` for the fork), and that one against "
+                "stock's; the main tables do not include these rows.\n"]
+    else:
+        rows = [x for x in r.other_rows if r.matrix.family(x) == family]
+        head = ["## Rows over `%s`\n" % family,
+                "%s: a configuration of their own (`benchmarks/matrix.txt` "
+                "says which, and their boot arguments), each row over "
+                "`%s`, its tree's kernel with profiling compiled out in "
+                "that configuration. Instructions under icount, 1 GiB "
+                "guest; the main tables do not include these rows; the "
+                "targets over them are in the targets' table.\n" % (
+                    ", ".join("`%s`" % x for x in rows), family)]
+    return head + [md(tables.other_baselines(r, family)) + "\n"]
+
+
 def profiled_mib(meta):
     """The guest size of a boot profile (its 'mem=1G' word) in MiB, or
     None."""
@@ -536,20 +565,8 @@ def readme(r, judged, plots, stale=()):
     s.append(md(tables.mem_per_gib(r)) + "\n")
     if "memory" in plots:
         s.append("![memory](memory.svg)\n")
-    if r.other_rows:
-        s.append("## On Debian's page-flag budget (distro rows)\n")
-        s.append("Kernels built with `kernel/configs/distro.config`, "
-                 "which leaves the same spare page-flag bits as Debian "
-                 "7.3's amd64 config (none; `make test` checks the two "
-                 "agree). Stock's `1,compressed` finds no room and "
-                 "switches profiling off for the whole boot; the fork's "
-                 "keeps profiling with a 2-byte index in `page_ext`. "
-                 "Instructions under icount, 1 GiB guest, each row "
-                 "against its own tree's kernel with profiling compiled "
-                 "out on the same budget (`off-distro` for stock, "
-                 "`off-fork-distro` for the fork), and that one against "
-                 "stock's; the main tables do not include these rows.\n")
-        s.append(md(tables.other_baselines(r)) + "\n")
+    for family in dict.fromkeys(r.matrix.family(x) for x in r.other_rows):
+        s += other_section(r, family)
     lt = tables.link_tags(r)
     if lt:
         s.append("## link-tags (host post-link pass)\n")

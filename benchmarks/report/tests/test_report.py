@@ -12,6 +12,7 @@ from unittest import mock
 from benchmarks.report import __main__ as cli
 from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces
 from benchmarks.report.targets import Target
+from benchmarks.report.text import other_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATRIX = os.path.join(HERE, "matrix.txt")
@@ -548,6 +549,7 @@ class RenderTest(Fixture):
 
     def test_render_from_csvs(self):
         fixture(self.d)
+        distro = "".join(other_section(self.results(), "off-distro"))
         inputs = os.path.join(self.d, "inputs.txt")
         with open(inputs, "w") as f:
             f.write("off 0123456789abcdef\nfork-a 0123456789abcdef\n"
@@ -582,7 +584,12 @@ class RenderTest(Fixture):
         self.assertIn("| fork-a / stock-a | +100.0 / +300.0 | +100.0 / "
                       "+300.0 |", text)
         self.assertIn("| fork-b / stock-a |", text)
-        self.assertIn("## On Debian's page-flag budget (distro rows)", text)
+        # A family over another baseline gets a section of its own; the
+        # distro rows' (off-distro's) says what their budget is.
+        self.assertIn("## Rows over `other`", text)
+        self.assertNotIn("## On Debian's page-flag budget", text)
+        self.assertIn("## On Debian's page-flag budget (distro rows)",
+                      distro)
         self.assertIn("| fork-other | `fork-other` | page_ext | on | 700.0 "
                       "| other | +14.8% | 524288 |", text)
         with open(os.path.join(self.d, "targets.csv")) as f:
