@@ -390,20 +390,22 @@ def judge_pages_within(r, t):
     figs, why, missing = page_rows(r, t, (t.row,))
     if figs is None:
         return "not measured", why
-    ev, bad, noisy = [], [], []
+    ev, bad, noisy, failing = [], [], [], []
     for label, (b,), (v,), k in figs:
         ev.append("%s %s" % (label, fmt_pct(pct(v, b))))
         got = verdict(b * float(t.limit) / 100 - (v - b),
                       noise(r, k, base(r, t), t.row))
         {"not met": bad, "within noise": noisy}.get(got, []).append(label)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+        if got == "not met":
+            failing.append(k)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
 
 
 def judge_pages_share(r, t):
     figs, why, missing = page_rows(r, t, (t.row, peer(r, t)))
     if figs is None:
         return "not measured", why
-    f, ev, bad, noisy = float(Fraction(t.limit)), [], [], []
+    f, ev, bad, noisy, failing = float(Fraction(t.limit)), [], [], [], []
     p = peer(r, t)
     for label, (b, bq), (v, q), k in figs:
         ev.append("%s +%.1f vs +%.1f" % (label, v - b, q - bq))
@@ -411,7 +413,9 @@ def judge_pages_share(r, t):
                       noise(r, k, *dict.fromkeys((base(r, t), t.row, p,
                                                   own_base(r, p)))))
         {"not met": bad, "within noise": noisy}.get(got, []).append(label)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+        if got == "not met":
+            failing.append(k)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
 
 
 def judge_workloads_share(r, t):
@@ -435,7 +439,7 @@ def judge_workloads_share(r, t):
         {"not met": bad, "within noise": noisy}.get(verdict_w, []).append(w)
     if not ev:
         return "not measured", "no workload figures: " + ", ".join(missing)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev), bad
 
 
 def judge_memory_share(r, t):
@@ -498,7 +502,7 @@ def slab_cases(r, t, rows, judge_one):
     a = absent(r, *dict.fromkeys(list(rows) + bases))
     if a:
         return "not measured", a
-    ev, bad, noisy, missing = [], [], [], []
+    ev, bad, noisy, missing, failing = [], [], [], [], []
     for k in slab_keys(r):
         v = [r.micro_icount(x, k) for x in rows]
         b = [r.micro_icount(x, k) for x in bases]
@@ -509,9 +513,11 @@ def slab_cases(r, t, rows, judge_one):
         ev.append("%s %s" % (bench_label(*k), e))
         {"not met": bad, "within noise": noisy}.get(got, []).append(
             bench_label(*k))
+        if got == "not met":
+            failing.append(k)
     if not ev:
         return "not measured", "no kmalloc/kmem_cache figures"
-    return pages_verdict(bad, missing, noisy), "; ".join(ev)
+    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
 
 
 def judge_slab_share(r, t):
@@ -592,7 +598,7 @@ def judge_traffic(r, t):
 
 
 def judge_boot(r, t):
-    ev, bad = [], []
+    ev, bad, failing = [], [], []
     unjudged = attribution.fixes_rows(r.matrix)
     for mem in r.mems():
         for row, p in r.matrix.pairs():
@@ -606,9 +612,11 @@ def judge_boot(r, t):
                 else ""))
             if x > y and row not in unjudged:
                 bad.append("%s at %d GiB" % (row, int(mem) // 1024))
+                failing.append((row, mem))
     if not ev:
         return "not measured", "no boot data"
-    return "not met: " + ", ".join(bad) if bad else "met", "; ".join(ev)
+    return ("not met: " + ", ".join(bad) if bad else "met", "; ".join(ev),
+            failing)
 
 
 JUDGES = {"share": judge_share, "within": judge_within,
@@ -622,25 +630,35 @@ JUDGES = {"share": judge_share, "within": judge_within,
 
 
 def judge(r, targets=None):
-    """Every target judged on the results r: a list of dicts (FIELDS)."""
+    """Every target judged on the results r: a list of dicts (FIELDS, and
+    "failing", which targets.csv leaves out)."""
     out = []
     for t in targets or TARGETS:
         if t.row != "*" and t.row not in r.matrix:
             raise data.DataError("targets.py: target over %s, which is no "
                                  "row of %s" % (t.row, r.matrix.path))
-        verdict, measured = JUDGES[t.kind](r, t)
+        got = JUDGES[t.kind](r, t)
+        verdict, measured = got[:2]
+        # What a target not met fails on (page or slab keys, workloads,
+        # (row, guest MiB) boots), for the report to name by function;
+        # a call-site target fails on its site.
+        failing = got[2] if len(got) > 2 else (
+            [data.SITES[t.site]] if t.site in data.SITES and
+            verdict.startswith("not met") else [])
         out.append({"kind": t.kind, "row": t.row, "peer": peer(r, t),
                     "base": base(r, t), "site": t.site, "limit": t.limit,
                     "stretch": "yes" if t.stretch else "no",
                     "fact": "yes" if t.fact else "no",
                     "target": name(r, t), "verdict": verdict,
-                    "measured": measured, "why": t.why})
+                    "measured": measured, "why": t.why,
+                    "failing": failing})
     return out
 
 
 def write(path, judged):
     with open(path + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, FIELDS, lineterminator="\n")
+        w = csv.DictWriter(f, FIELDS, lineterminator="\n",
+                           extrasaction="ignore")
         w.writeheader()
         w.writerows(judged)
     os.replace(path + ".tmp", path)

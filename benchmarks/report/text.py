@@ -132,17 +132,6 @@ def most_over(counts, other, n=6):
                      if d > 0)
 
 
-def failing_keys(r, t):
-    """The page rows or slab cases a not-met instruction target fails on,
-    as keys."""
-    if t["kind"] in ("share", "within"):
-        return [data.SITES[t["site"]]]
-    named = [x.strip() for x in t["verdict"].split(":", 1)[1].split(";")]
-    keys = data.PAGE_ROWS if t["kind"].startswith("pages") else \
-        targets.slab_keys(r)
-    return [k for k in keys if tables.bench_label(*k) in named]
-
-
 def not_met(r, judged):
     """Each instruction target not met, per case it fails on: the
     functions in which that case's trace runs most over the baseline's
@@ -153,7 +142,7 @@ def not_met(r, judged):
                 not t["verdict"].startswith("not met"):
             continue
         parts, untraced = [], []
-        for k in failing_keys(r, t):
+        for k in t.get("failing", []):
             case = trace_case(k)
             got = traced_over(r, t["row"], t["base"], case) if case else ""
             if got:
@@ -190,7 +179,7 @@ def workloads_not_met(r, t):
     which the row's workload profile (make bootprof) runs most over its
     baseline's, per op."""
     parts, untraced = [], []
-    for w in [x.strip() for x in t["verdict"].split(":", 1)[1].split(";")]:
+    for w in t.get("failing", []):
         a, b = r.workload_profile(t["row"], w), r.workload_profile(t["base"], w)
         if a is None or b is None:
             untraced.append(w)
@@ -266,11 +255,11 @@ def boot_not_met(r, t):
     have = set(r.bootprof_rows())
     peer_of = dict(r.matrix.pairs())
     out = []
-    for fail in t["verdict"].split(":", 1)[1].split(","):
-        row, _, size = fail.strip().partition(" at ")
+    for row, mem in t.get("failing", []):
         peer = peer_of.get(row)
-        mib = int(size.split()[0]) * 1024
-        head = "- `%s` against `%s`, boot to `/init` at %s" % (row, peer, size)
+        mib = int(mem)
+        head = "- `%s` against `%s`, boot to `/init` at %d GiB" % (
+            row, peer, mib // 1024)
         a, b = r.boot_icount(row, str(mib)), r.boot_icount(peer, str(mib))
         if a is None or b is None:
             continue
