@@ -74,14 +74,26 @@ def count(spec, r, case):
             if rule.function != SITE and matches(rule, frames, src):
                 per[rule.op] += 1
                 break
+    # A batch case's trace is a round of pairs: everything per pair.
+    n = r.trace_pairs(spec.row, case)
+    per = {op: v / n for op, v in per.items()}
     for rule in spec.rules:
         if rule.function == SITE:
-            base = r.trace_counts(r.matrix[spec.row].baseline, case)
+            bname = r.matrix[spec.row].baseline
+            base = r.trace_counts(bname, case)
             if base is None:
                 return None
-            mine = sum(1 for fn, _ in steps if fn == MODULE)
-            per[rule.op] += max(0, mine - base.get(MODULE, 0))
+            mine = sum(1 for fn, _ in steps if fn == MODULE) / n
+            theirs = base.get(MODULE, 0) / r.trace_pairs(bname, case)
+            per[rule.op] += max(0, mine - theirs)
     return per
+
+
+def fmt(v, sign=""):
+    """A count: whole, or to a tenth where a round was divided into
+    pairs."""
+    return ("%" + sign + "d") % v if v == int(v) else \
+        ("%" + sign + ".1f") % v
 
 
 def table(spec, r, case):
@@ -91,8 +103,8 @@ def table(spec, r, case):
     if per is None:
         return None
     limit = sum(per.values())
-    rows = [["`%s`" % op, str(n)] for op, n in per.items()]
-    rows.append(["**limit**", "**%d**" % limit])
+    rows = [["`%s`" % op, fmt(n)] for op, n in per.items()]
+    rows.append(["**limit**", "**%s**" % fmt(limit)])
     return (["operation (counted in %s's trace)" % spec.row, "instructions"],
             rows), limit
 
@@ -108,6 +120,7 @@ def distances(spec, r, case, limit):
         mine, theirs = r.trace_counts(x, case), r.trace_counts(base, case)
         if theirs is None:
             continue
-        over = sum(mine.values()) - sum(theirs.values())
-        out.append([x, base, "%+d" % over, "%+d" % (over - limit)])
+        over = sum(mine.values()) / r.trace_pairs(x, case) - \
+            sum(theirs.values()) / r.trace_pairs(base, case)
+        out.append([x, base, fmt(over, "+"), fmt(over - limit, "+")])
     return ["row", "over", "instructions over it", "over the limit"], out

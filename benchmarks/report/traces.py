@@ -68,7 +68,8 @@ def limit_section(spec, r, case):
                 "which functions its instructions were inlined from (`make "
                 "trace` traces it again).\n" % spec.row]
     tab, lim = got
-    return ["### The limit: %d instructions\n" % lim,
+    return ["### The limit: %s instructions%s\n" % (
+                limit.fmt(lim), " a pair" if case.endswith("-batch") else ""),
             "The operations any tag reference adds to this pair, each "
             "counted in %s's trace where its instructions came from "
             "(`benchmarks/trace/limit.txt` names the functions and source "

@@ -816,6 +816,30 @@ op load get_idx
         # fork-a: 5 + 14 instructions against off's 12
         self.assertEqual(rows, [["fork-a", "off", "+7", "-1"]])
 
+    def test_batch_round_per_pair(self):
+        # A round of 2 pairs: every count, the call site's included, is
+        # per pair.
+        d = os.path.join(self.d, "trace", "page-0-batch")
+        os.makedirs(d)
+        for row, lines in (
+                ("off", ["ffffffffa0000000 [allocbench module]"] * 2 +
+                 ["ffffffff81000000 f"] * 10),
+                ("fork-a", ["ffffffffa0000000 [allocbench module]"] * 5 + [
+                    "ffffffff81000005 f\tget_idx@inc/c.h:9;f@mm/f.c:4"] * 3 +
+                 ["ffffffff81000000 f\t-"] * 10)):
+            with open(os.path.join(d, row + ".txt"), "w") as f:
+                f.write("# row=%s\n# inputs=x pairs=2\n" % row +
+                        "".join(l + "\n" for l in lines))
+        r = data.Results(self.d, matrix.load(MATRIX))
+        spec = limit.load(self.spec_path)
+        self.assertEqual(limit.count(spec, r, "page-0-batch"),
+                         {"site": 1.5, "store": 0, "count": 0, "load": 1.5})
+        (hdr, rows), lim = limit.table(spec, r, "page-0-batch")
+        self.assertEqual(rows[-1], ["**limit**", "**3**"])
+        hdr, rows = limit.distances(spec, r, "page-0-batch", lim)
+        # fork-a: 18 a round against off's 12, 3 a pair
+        self.assertEqual(rows, [["fork-a", "off", "+3", "+0"]])
+
     def test_no_frames_no_limit(self):
         self.trace("off", ["ffffffff81000000 f"])
         self.trace("fork-a", ["ffffffff81000000 f"])
