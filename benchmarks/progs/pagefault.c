@@ -12,14 +12,7 @@
 #include <unistd.h>
 
 #include "../qemu-plugins/marker.h"
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "now.h"
 
 int main(int argc, char **argv)
 {

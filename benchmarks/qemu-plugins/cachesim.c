@@ -33,7 +33,7 @@
 
 #include <qemu/qemu-plugin.h>
 
-#include "marker.h"
+#include "marker-insn.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -275,22 +275,12 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	g_mutex_unlock(&lock);
 }
 
-/* A marker is exactly 0f 1f 80 <magic, little endian>. */
+/* cachesim's own markers; insnprof's are ordinary instructions here. */
 static uint32_t marker_of(const struct qemu_plugin_insn *insn)
 {
-	const uint8_t *b = qemu_plugin_insn_data(insn);
-	uint32_t disp;
+	uint32_t magic = marker_magic(insn);
 
-	if (qemu_plugin_insn_size(insn) != 7 || b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x80)
-		return 0;
-	disp = (uint32_t)b[3] | (uint32_t)b[4] << 8 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 24;
-	switch (disp) {
-	case CACHESIM_MAGIC_START:
-	case CACHESIM_MAGIC_STOP:
-	case CACHESIM_MAGIC_OP:
-		return disp;
-	}
-	return 0;
+	return magic >= CACHESIM_MAGIC_START && magic <= CACHESIM_MAGIC_OP ? magic : 0;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

@@ -34,7 +34,7 @@
 
 #include <qemu/qemu-plugin.h>
 
-#include "marker.h"
+#include "marker-insn.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -72,16 +72,12 @@ static uint64_t *counter_of(uint64_t vaddr)
 static void at_stop(unsigned int vcpu, void *p);
 static void at_marker(unsigned int vcpu, void *p);
 
-/* A marker is exactly 0f 1f 80 <magic, little endian>. */
+/* insnprof's own markers: cachesim's count as instructions. */
 static uint32_t marker_of(const struct qemu_plugin_insn *insn)
 {
-	const uint8_t *b = qemu_plugin_insn_data(insn);
-	uint32_t disp;
+	uint32_t magic = marker_magic(insn);
 
-	if (qemu_plugin_insn_size(insn) != 7 || b[0] != 0x0f || b[1] != 0x1f || b[2] != 0x80)
-		return 0;
-	disp = (uint32_t)b[3] | (uint32_t)b[4] << 8 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 24;
-	return disp == INSNPROF_MAGIC_START || disp == INSNPROF_MAGIC_STOP ? disp : 0;
+	return magic == INSNPROF_MAGIC_START || magic == INSNPROF_MAGIC_STOP ? magic : 0;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

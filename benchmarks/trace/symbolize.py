@@ -2,9 +2,12 @@
 """Instruction traces of one alloc+free pair (see trace.sh).
 
 symbolize.py SYSTEM.MAP PCS [VMLINUX SRCDIR]
-    print "address symbol" for each address.  With VMLINUX (the same
+    print "address count symbol" for each address PCS holds, once, in the
+    order of its first execution, with the times it was executed (a batch
+    round runs the same instructions hundreds of times: one line each would
+    make a trace tens of megabytes).  With VMLINUX (the same
     kernel's text, with DWARF) and SRCDIR (the source it was built from),
-    "address symbol<TAB>frames", frames being where the instruction is in
+    "address count symbol<TAB>frames", frames being where the instruction is in
     each function it was inlined through, innermost first, as
     FUNCTION@FILE:LINE separated by ';'; then a "# src FILE:LINE<TAB>TEXT"
     line for each source line the frames name.
@@ -80,19 +83,22 @@ def symbolize(system_map, pcs_file, vmlinux=None, srcdir=None):
                 syms.append((int(addr, 16), name))
     syms.sort()
     addrs = [a for a, _ in syms]
+    runs = {}  # in first-execution order
     with open(pcs_file) as f:
-        pcs = [int(line, 16) for line in f]
-    chains = frames(vmlinux, srcdir, pcs) if vmlinux else None
-    for pc in pcs:
+        for line in f:
+            pc = int(line, 16)
+            runs[pc] = runs.get(pc, 0) + 1
+    chains = frames(vmlinux, srcdir, runs) if vmlinux else None
+    for pc, n in runs.items():
         if pc >= MODULES:
             name = "[allocbench module]"
         else:
             i = bisect.bisect_right(addrs, pc) - 1
             name = syms[i][1] if i >= 0 else "?"
         if chains is None:
-            print("%x %s" % (pc, name))
+            print("%x %d %s" % (pc, n, name))
         else:
-            print("%x %s\t%s" % (pc, name, ";".join(
+            print("%x %d %s\t%s" % (pc, n, name, ";".join(
                 "%s@%s" % fw for fw in chains.get(pc, [])) or "-"))
     if chains is not None:
         places = {w for c in chains.values() for _, w in c}

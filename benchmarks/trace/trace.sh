@@ -3,7 +3,8 @@
 # for each row of benchmarks/matrix.txt and each case ('make trace').
 # Boots the row's kernel under QEMU TCG with -icount and a gdbstub, starts
 # one of allocbench's hot loops, single-steps one iteration with gdb, and
-# keeps the addresses (raw data) with the symbol of each in
+# keeps the addresses (raw data: each once, with the times it ran, in the
+# order it first ran) with the symbol of each in
 # results/trace/ROW.txt (case page-0) or results/trace/CASE/ROW.txt, with
 # the inputs hash of what it measured (benchmarks/lib.sh); 'make report'
 # writes results/trace/README.md.
@@ -141,17 +142,19 @@ trace_one() {
 	}
 	{
 		echo "# row=$row kernel_variant=$kernel boot_args=$args"
-		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs pairs=$calls date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "# linux=$(cat "$kb/include/config/kernel.release") qemu=$qemu accel=tcg icount=shift=0,sleep=off commit=$commit inputs=$inputs pairs=$calls counted=yes date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		if [ "$row" = "$limit_row" ]; then
-			echo "# case=$c $(case_what "$c"): address symbol, tab, FUNCTION@FILE:LINE of each function it was inlined through, innermost first (from $limit_kernel's DWARF); '# src' lines: those source lines"
+			echo "# case=$c $(case_what "$c"): address, times executed, symbol, tab, FUNCTION@FILE:LINE of each function it was inlined through, innermost first (from $limit_kernel's DWARF); '# src' lines: those source lines"
 			python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs" "$BUILD/kernel-$limit_kernel/vmlinux" "$KSRC"
 		else
-			echo "# case=$c $(case_what "$c"): address symbol"
+			echo "# case=$c $(case_what "$c"): address, times executed, symbol"
 			python3 "$tdir/symbolize.py" "$kb/System.map" "$logdir/pcs"
 		fi
 	} >"$cdir/$row.txt.tmp"
 	mv "$cdir/$row.txt.tmp" "$cdir/$row.txt"
-	log "$c, $row: $(grep -vc '^#' "$cdir/$row.txt") instructions"
+	# The boot's initramfs and serial files are gigabytes over a whole run.
+	rm -f "$logdir"/*.cpio "$logdir"/pcs
+	log "$c, $row: $(awk '!/^#/ { n += $2 } END { print n + 0 }' "$cdir/$row.txt") instructions"
 }
 
 jobs=${TRACE_JOBS:-2} running=0

@@ -613,6 +613,23 @@ class NotMetTest(Fixture):
                 f.write("".join("ffffffff81000000 %s\n" % fn
                                 for _ in range(n)))
 
+    def test_counted_trace(self):
+        # "counted=yes": each address once with the times it ran.
+        d = os.path.join(self.d, "trace", "kmalloc-64-batch")
+        os.makedirs(d)
+        with open(os.path.join(d, "fork-a.txt"), "w") as f:
+            f.write("# row=fork-a\n# commit=x pairs=2 counted=yes\n"
+                    "ffffffff81000000 4 kfree\tkfree@mm/slub.c:1\n"
+                    "ffffffffa0000000 2 [allocbench module]\t-\n"
+                    "ffffffff81000004 4 kfree\tkfree@mm/slub.c:2\n")
+        r = self.results()
+        self.assertEqual(r.trace_counts("fork-a", "kmalloc-64-batch"),
+                         {"kfree": 8, "[allocbench module]": 2})
+        steps = r.trace_steps("fork-a", "kmalloc-64-batch")
+        self.assertEqual(len(steps), 10)
+        self.assertEqual(steps[0], ("kfree", [("kfree", "mm/slub.c:1")]))
+        self.assertEqual(steps[4], ("[allocbench module]", []))
+
     def test_delta_named_by_function(self):
         r = self.results()
         # The reason comes with the target (Target.why, carried by judge())
