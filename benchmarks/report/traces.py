@@ -90,7 +90,10 @@ def trace_readme(r):
            "iteration, for each case: %s. Each trace is an exact "
            "instruction count (QEMU %s, %s, `-icount %s`, Linux %s, commit "
            "%s). Functions that the compiler inlined count in their "
-           "caller.\n"
+           "caller. A trace lists each address once, in the order it first "
+           "ran, with the times it ran and its symbol (a trace without "
+           "`counted=yes` in its header has a line for every instruction "
+           "run).\n"
            % ("; ".join("%s (`%s`)" % (case_title(c), c) for c in cases),
               m.get("qemu"), m.get("accel", "tcg").upper(), m.get("icount"),
               m.get("linux"), m.get("commit"))]
