@@ -68,12 +68,9 @@ bench: source link-tags
 	@benchmarks/run.sh
 
 # Per-function instruction counts of one alloc+free pair, traced with gdb.
-# One guest at a time: two booting at once export the fork's UAPI headers
-# into one directory together (scripts/mkinitramfs.sh), and one of the two
-# fails.  TRACE_JOBS=2 runs two, at that risk.
 trace: source link-tags
 	@scripts/deps.sh build qemu results
-	@TRACE_JOBS=$${TRACE_JOBS:-1} benchmarks/trace/trace.sh
+	@benchmarks/trace/trace.sh
 
 # Per-function instruction counts of each boot up to /init (QEMU plugin).
 bootprof: source link-tags

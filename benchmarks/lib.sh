@@ -112,26 +112,103 @@ capture_inputs() {
 	{ kernel_inputs fork-bench-tracing; echo capture; } | sha256sum | cut -c1-16
 }
 
-# rows_wanted STEP CURRENT-CMD ROWS...: of ROWS, those to measure again:
-# every one with FULL=1, else those for which "CURRENT-CMD ROW HASH" fails
-# (the step has no figures of the row on its present inputs).  ROWS= in the
-# environment overrides the choice.  Logs what it keeps.
-rows_wanted() {
-	local step=$1 cur=$2 r kept=""
-	shift 2
-	if [ -n "${ROWS:-}" ]; then
-		for r in $ROWS; do matrix_field "$r" kernel >/dev/null; echo "$r"; done
-		return
-	fi
-	for r in "$@"; do
-		if [ "${FULL:-0}" != 1 ] && $cur "$r" "$(row_inputs "$r")"; then
-			kept="$kept $r"
+# matrix_has ROW: the matrix has ROW.
+matrix_has() { matrix_rows | awk -v r="$1" '$1 == r { found = 1 } END { exit !found }'; }
+
+# measure STEP: the one driver of the measuring steps (make bench, trace,
+# bootprof, capture).  A step script defines these, then calls it:
+#   step_units             what it measures, one unit a line: a matrix row,
+#                          or CASE/ROW where a row has several (the unit's
+#                          row follows its last '/')
+#   step_current UNIT INPUTS   true when results/ holds UNIT's figures,
+#                          taken on INPUTS
+#   step_measure UNIT      measure one unit and publish it, with unit, row,
+#                          kernel, args, inputs, kb (its build), n and
+#                          total set
+# and, where it needs them:
+#   step_kernels           kernels to build beyond the units' own (todo
+#                          holds the units to measure)
+#   step_setup             run once the kernels are built, before any unit
+#   step_start UNIT        run in the driver's shell before each unit
+#   step_finish            run after the last unit
+#   unit_kernel, unit_args, unit_inputs UNIT   for a unit that is not a
+#                          matrix row (by default, its row's)
+#   STEP_JOBS              units measured at once (default 1), each in a
+#                          subshell of its own
+# The driver takes build_lock, keeps every unit whose figures are current
+# (FULL=1 measures them all; ROWS= measures the units of those rows,
+# whatever results/ holds), builds the kernels of the rest (unless
+# NO_BUILD=1), the workload programs (bench_bins) and the run's stamp
+# (run_stamp), then measures the units in turn, saying which.  A unit is
+# published as soon as it is measured, so a run cut short keeps the units
+# it finished.
+measure() {
+	local step=$1 u r kept="" running=0 jobs=${STEP_JOBS:-1}
+	local -A inputs_of=()
+	build_lock
+	declare -F unit_kernel >/dev/null || unit_kernel() { matrix_field "$(unit_row "$1")" kernel; }
+	declare -F unit_args >/dev/null || unit_args() { matrix_field "$(unit_row "$1")" args; }
+	declare -F unit_inputs >/dev/null || unit_inputs() { row_inputs "$(unit_row "$1")"; }
+	for r in ${ROWS:-}; do matrix_has "$r" || die "ROWS: no row '$r' in $MATRIX"; done
+	todo=""
+	for u in $(step_units); do
+		r=$(unit_row "$u")
+		[ -n "${inputs_of[$r]:-}" ] || inputs_of[$r]=$(unit_inputs "$u")
+		if [ -n "${ROWS:-}" ] && matrix_has "$r"; then
+			! printf '%s\n' $ROWS | grep -qx -- "$r" || todo="$todo $u"
+		elif [ "${FULL:-0}" != 1 ] && step_current "$u" "${inputs_of[$r]}"; then
+			kept="$kept $u"
 		else
-			echo "$r"
+			todo="$todo $u"
 		fi
 	done
 	[ -z "$kept" ] || log "$step: kept, measured on their present inputs (FULL=1 measures again):$kept"
+	[ -n "$todo" ] || { log "$step: everything is measured on its present inputs (FULL=1 measures again)"; exit 0; }
+	total=$(echo $todo | wc -w)
+	log "$step: measuring $total:$todo"
+	if [ "${NO_BUILD:-0}" != 1 ]; then
+		"$TOP/scripts/kernel-src.sh"
+		for k in $({ for u in $todo; do unit_kernel "$u"; done
+			if declare -F step_kernels >/dev/null; then step_kernels; fi; } | sort -u); do
+			"$TOP/scripts/build-kernel.sh" "$k"
+		done
+	fi
+	# Measured boots leave the guest tests out of the initramfs (they are
+	# not what a row measures; see measure_files).
+	export INITRAMFS_BENCH=1
+	bench_bins
+	run_stamp
+	if declare -F step_setup >/dev/null; then step_setup; fi
+	n=0
+	for unit in $todo; do
+		n=$((n + 1))
+		row=$(unit_row "$unit")
+		kernel=$(unit_kernel "$unit")
+		args=$(unit_args "$unit")
+		inputs=${inputs_of[$row]}
+		kb=$BUILD/kernel-$kernel
+		log "[$n/$total] $unit: kernel $kernel, ${args/#-/no extra arguments}"
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n || die "$step: a unit failed (its error is above)"
+			running=$((running - 1))
+		fi
+		if declare -F step_start >/dev/null; then step_start "$unit"; fi
+		if [ "$jobs" = 1 ]; then
+			step_measure "$unit"
+		else
+			step_measure "$unit" &
+			running=$((running + 1))
+		fi
+	done
+	while [ "$running" -gt 0 ]; do
+		wait -n || die "$step: a unit failed (its error is above)"
+		running=$((running - 1))
+	done
+	if declare -F step_finish >/dev/null; then step_finish; fi
 }
+
+# unit_row UNIT: the matrix row of a unit of measure's (ROW or CASE/ROW).
+unit_row() { echo "${1##*/}"; }
 
 # run_stamp: what every result records of its run, in commit (the
 # project's, "-dirty" when the tree differs from it) and qemu (QEMU's

@@ -7,8 +7,9 @@
 # whose figures in results/ were measured on its present inputs is kept;
 # the others are measured, and each is merged into results/ as soon as it
 # is done (benchmarks/csvrows.py), so a run cut short keeps what it
-# finished.  'make report' (python3 -m benchmarks.report) renders the
-# tables and plots from them.
+# finished; the measuring driver is measure() in benchmarks/lib.sh.
+# 'make report' (python3 -m benchmarks.report) renders the tables and
+# plots from them.
 #
 # Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
 # exactly), one plain-TCG run with REPS repeats (wall time) and two icount
@@ -27,7 +28,6 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/lib.sh"
-build_lock
 bdir=$TOP/benchmarks
 
 QUICK=${QUICK:-0}
@@ -52,83 +52,56 @@ work=$BUILD/bench/run
 logs=$BUILD/bench/logs
 t0=$(date +%s)
 
-# Measured boots leave the guest tests out of the initramfs (they are not
-# what a row measures; see measure_files in benchmarks/lib.sh).
-export INITRAMFS_BENCH=1
+# The units of measure are the matrix's rows.
+step_units() { matrix_rows | awk '{ print $1 }'; }
+step_current() { python3 "$bdir/csvrows.py" current "$RESULTS" "$1" "$2"; }
 
-# --- which rows ------------------------------------------------------------------
-bench_current() { python3 "$bdir/csvrows.py" current "$RESULTS" "$1" "$2"; }
-rows=$(rows_wanted bench bench_current $(matrix_rows | awk '{ print $1 }'))
-if [ -z "$rows" ]; then
-	log "every row of the matrix is measured on its present inputs in $RESULTS (FULL=1 measures again)"
-	exit 0
-fi
-log "measuring $(echo $rows | wc -w) row(s):" $rows
-
-# --- build ------------------------------------------------------------------
-kernels=$(for r in $rows; do matrix_field "$r" kernel; done | sort -u)
-if [ "${NO_BUILD:-0}" != 1 ]; then
-	"$TOP/scripts/kernel-src.sh"
-	for k in $kernels; do
-		"$TOP/scripts/build-kernel.sh" "$k"
-	done
-fi
-
-# Static workload programs and a perf bundle, into the initramfs's /bench.
-mkdir -p "$BUILD/bench"
-bench_bins
-perf_host_version=$("$perf" version | awk '{ print $3 }')
-
-# Plain-TCG boots: the guest gets the host's TSC and, with no HPET or PM
-# timer in the tiny config, cannot calibrate it and falls back to jiffies
-# (4 ms resolution).  Give it the host TSC rate instead (see tsckhz.c).
-gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
-TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
-
-# The cache model (benchmarks/qemu-plugins): L1d 32 KiB 8-way, L2 1 MiB
-# 16-way, 64-byte lines, emptied at each window's start.
-CACHE_GEOM="l1=32768:8,l2=1048576:16,line=64,flush=on"
-cachesim=""
-if [ "${NO_CACHESIM:-0}" != 1 ]; then
-	rc=0
-	cachesim=$("$bdir/qemu-plugins/build.sh" | tail -1) || rc=$?
-	if [ $rc = 2 ]; then
-		log "cachesim: plugin header not available; memory-traffic runs left out"
-		cachesim=""
-	elif [ $rc != 0 ]; then
-		die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
+step_setup() {
+	mkdir -p "$BUILD/bench"
+	perf_host_version=$("$perf" version | awk '{ print $3 }')
+	# Plain-TCG boots: the guest gets the host's TSC and, with no HPET or
+	# PM timer in the tiny config, cannot calibrate it and falls back to
+	# jiffies (4 ms resolution).  Give it the host TSC rate instead (see
+	# tsckhz.c).
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$BUILD/bench/tsckhz" "$bdir/progs/tsckhz.c"
+	TCG_ARGS=${TCG_ARGS-tsc_early_khz=$("$BUILD/bench/tsckhz") tsc=reliable}
+	# The cache model (benchmarks/qemu-plugins): L1d 32 KiB 8-way, L2 1 MiB
+	# 16-way, 64-byte lines, emptied at each window's start.
+	CACHE_GEOM="l1=32768:8,l2=1048576:16,line=64,flush=on"
+	cachesim=""
+	if [ "${NO_CACHESIM:-0}" != 1 ]; then
+		local rc=0
+		cachesim=$("$bdir/qemu-plugins/build.sh" | tail -1) || rc=$?
+		if [ $rc = 2 ]; then
+			log "cachesim: plugin header not available; memory-traffic runs left out"
+			cachesim=""
+		elif [ $rc != 0 ]; then
+			die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
+		fi
 	fi
-fi
+	# scripts/boot.sh -i makes the icount runs repeat exactly (fixed
+	# initramfs, RTC and serial files; see there).
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
+	debver=$(cat "$KSRC/.git/alloctag-debian-version")
 
-# scripts/boot.sh -i makes the icount runs repeat exactly (fixed initramfs,
-# RTC and serial files; see there).
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
-
-# --- metadata ----------------------------------------------------------------
-run_stamp
-debver=$(cat "$KSRC/.git/alloctag-debian-version")
-
-rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"
-meta_hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
-echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
-echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
-echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes,percpu_kb,slab_kb,kernel_kb,reserved_kb" >"$work/boot.csv"
-echo "date,commit,inputs,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
-echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
+	rm -rf "$work" "$logs" && mkdir -p "$work" "$logs" "$RESULTS"
+	meta_hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,harness_args,row,kernel_variant,boot_args,run
+	echo "$meta_hdr,rep,bench,arg,n,kind,total_ns,ns_per_op" >"$work/micro.csv"
+	echo "$meta_hdr,perf,rep,workload,events,ops,elapsed_ns,ns_per_op,task_clock_ns,page_faults,context_switches" >"$work/perf.csv"
+	echo "$meta_hdr,init_ns,memtotal_kb,memfree_kb,memavail_kb,page_ext_bytes,percpu_kb,slab_kb,kernel_kb,reserved_kb" >"$work/boot.csv"
+	echo "date,commit,inputs,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
+	echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
+	# The boots, for progress.
+	per_row=$((3 + $(echo $MEMS | wc -w) * (2 + TCG_BOOTS)))
+	[ -z "$cachesim" ] || per_row=$((per_row + 2))
+	nboots=$((total * per_row)) boots=0
+}
 
 mib() { case $1 in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac; }
 
-# --- the matrix -----------------------------------------------------------------
-nrows=$(echo $rows | wc -w)
-nmems=$(echo $MEMS | wc -w)
-per_row=$((3 + nmems * (2 + TCG_BOOTS)))
-[ -z "$cachesim" ] || per_row=$((per_row + 2))
-total=$((nrows * per_row))
-step=0
-
 progress() { # ROW WHAT
-	step=$((step + 1))
-	printf '[bench] %d/%d  %-17s %s  (%ss elapsed)\n' "$step" "$total" "$1" "$2" \
+	boots=$((boots + 1))
+	printf '[bench] %d/%d  %-17s %s  (%ss elapsed)\n' "$boots" "$nboots" "$1" "$2" \
 		"$(( $(date +%s) - t0 ))" >&2
 }
 
@@ -208,13 +181,11 @@ same_data() {
 	fi
 }
 
-for row in $rows; do
-	kernel=$(matrix_field "$row" kernel)
+step_measure() {
+	local ref en base i mem skip
 	ref=$(matrix_field "$row" ref)
 	en=$(matrix_field "$row" enabled)
-	args=$(matrix_field "$row" args)
-	inputs=$(row_inputs "$row")
-	base=$step
+	base=$boots
 	skip=0
 	for i in 1 2; do
 		progress "$row" "micro + perf, icount run $i/2, 1G"
@@ -223,9 +194,9 @@ for row in $rows; do
 	done
 	if [ $skip = 1 ]; then
 		log "$row: skipped: $(sed -n 's/^@@SKIP //p' "$logs/$row-1G-icount-1/guest.log")"
-		step=$((base + per_row))
+		boots=$((base + per_row))
 		python3 "$bdir/csvrows.py" merge "$RESULTS" "$work" "$row"
-		continue
+		return
 	fi
 	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
 	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
@@ -250,18 +221,21 @@ for row in $rows; do
 	done
 	python3 "$bdir/csvrows.py" merge "$RESULTS" "$work" "$row"
 	log "$row: merged into $RESULTS"
-done
+}
 
-# --- link-tags timing (benchmarks/link-tags, owned there) ----------------------
-if [ -x "$bdir/link-tags/bench.sh" ]; then
-	log "link-tags benchmark"
-	lt_reps=11
-	[ "$QUICK" = 1 ] && lt_reps=3
-	REPEATS=$lt_reps "$bdir/link-tags/bench.sh" "$work/link-tags.tsv" ||
-		log "link-tags benchmark failed; left out"
-fi
+# The link-tags timing (benchmarks/link-tags, owned there).
+step_finish() {
+	if [ -x "$bdir/link-tags/bench.sh" ]; then
+		log "link-tags benchmark"
+		local lt_reps=11
+		[ "$QUICK" = 1 ] && lt_reps=3
+		REPEATS=$lt_reps "$bdir/link-tags/bench.sh" "$work/link-tags.tsv" ||
+			log "link-tags benchmark failed; left out"
+	fi
 
-# --- publish (the rows are, one by one, above) -----------------------------------
-[ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/link-tags.tsv.tmp" &&
-	mv "$RESULTS/link-tags.tsv.tmp" "$RESULTS/link-tags.tsv"
-log "done in $(( $(date +%s) - t0 ))s: $RESULTS/*.csv; tables: python3 -m benchmarks.report $RESULTS (make report)"
+	[ -f "$work/link-tags.tsv" ] && cp "$work/link-tags.tsv" "$RESULTS/link-tags.tsv.tmp" &&
+		mv "$RESULTS/link-tags.tsv.tmp" "$RESULTS/link-tags.tsv"
+	log "done in $(( $(date +%s) - t0 ))s: $RESULTS/*.csv; tables: python3 -m benchmarks.report $RESULTS (make report)"
+}
+
+measure bench

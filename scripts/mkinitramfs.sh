@@ -69,6 +69,11 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 	[ "$arch" = x86_64 ] || { hmake+=(ARCH="$arch" CROSS_COMPILE="$cross"); sfx=-$arch; }
 	hdr=$BUILD/uapi/${ksrc##*/}$sfx
 	mkdir -p "$hdr" "$BUILD/selftests/${ksrc##*/}$sfx"
+	# Guests booting side by side share the export: one at a time in
+	# it, or one deletes the other's temporary files, and no program
+	# reads a header while another rewrites it.
+	exec 8>"$hdr.lock"
+	flock 8
 	"${hmake[@]}" O="$hdr" headers >/dev/null ||
 		die "exporting UAPI headers from $ksrc failed"
 	# Every selftest of the directory (the series adds one); none in a
@@ -103,6 +108,7 @@ if [ -n "$ksrc" ] && [ -f "$ioctl_test" ]; then
 			-o "$root/guest/progs/alloctop" "$FORK_SRC/tools/mm/alloctop.c" ||
 			die "building $FORK_SRC/tools/mm/alloctop.c failed"
 	fi
+	exec 8>&-
 fi
 # The out-of-tree modules: a measured boot takes the benchmarks' only.
 mods=$kout/extmod

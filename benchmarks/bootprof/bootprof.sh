@@ -13,7 +13,7 @@
 # instructions, by function, a file a workload in
 # results/bootprof/WORKLOAD/ROW.tsv, again identical twice.  A row whose
 # profiles were taken on its present inputs (row_inputs,
-# benchmarks/lib.sh) is kept.
+# benchmarks/lib.sh) is kept; the driver is measure() there.
 # Environment: PAIRS ("fork:stock ..." row pairs; default every row of the
 # matrix with a peer), ROWS (of those rows, the ones to profile whatever
 # results/ holds), FULL=1 (all of them), BOOT_MEM (default 1G), RESULTS,
@@ -21,7 +21,6 @@
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
-build_lock
 here=$TOP/benchmarks/bootprof
 RESULTS=${RESULTS:-$TOP/results}
 BOOT_MEM=${BOOT_MEM:-1G}
@@ -32,15 +31,15 @@ wl_rows=$(awk '!/^#/ && NF { print $1 }' "$here/workloads.txt")
 # The windows of bench-guest.sh's perf phase, in order (its micro loop has
 # none).
 workloads="messaging files spawn stream pagefault forkexit"
-rows=$(printf '%s\n' $boot_rows $wl_rows | awk '!seen[$0]++')
 in_list() { printf '%s\n' $2 | grep -qx -- "$1"; }
-
-for r in $rows; do
+for r in $boot_rows $wl_rows; do
 	matrix_field "$r" kernel >/dev/null
 done
-export INITRAMFS_BENCH=1
-# bootprof_current ROW INPUTS: ROW's profiles were taken on INPUTS.
-bootprof_current() {
+
+# The units of measure are the rows.
+step_units() { printf '%s\n' $boot_rows $wl_rows | awk '!seen[$0]++'; }
+# step_current ROW INPUTS: ROW's profiles were taken on INPUTS.
+step_current() {
 	local w
 	! in_list "$1" "$boot_rows" || grep -qs "^# .* inputs=$2 " "$out/$1.tsv" || return 1
 	in_list "$1" "$wl_rows" || return 0
@@ -48,26 +47,15 @@ bootprof_current() {
 		grep -qs "^# .* inputs=$2 " "$out/$w/$1.tsv" || return 1
 	done
 }
-rows=$(rows_wanted bootprof bootprof_current $rows)
-[ -n "$rows" ] || { log "bootprof: every row's profile is current (FULL=1 profiles again)"; exit 0; }
-
-if [ "${NO_BUILD:-0}" != 1 ]; then
-	"$TOP/scripts/kernel-src.sh"
-	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
-		"$TOP/scripts/build-kernel.sh" "$k"
-	done
-fi
-log "building the insnprof plugin"
-rc=0
-"$TOP/benchmarks/qemu-plugins/build.sh" >/dev/null || rc=$?
-[ $rc = 2 ] && die "the QEMU plugin header could not be downloaded; no boot profile"
-[ $rc = 0 ] || die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
-plugin=$BUILD/qemu-plugins/insnprof.so
-# The workloads, and the initramfs every step boots.
-bench_bins
-
-run_stamp
-mkdir -p "$out"
+step_setup() {
+	log "building the insnprof plugin"
+	local rc=0
+	"$TOP/benchmarks/qemu-plugins/build.sh" >/dev/null || rc=$?
+	[ $rc = 2 ] && die "the QEMU plugin header could not be downloaded; no boot profile"
+	[ $rc = 0 ] || die "benchmarks/qemu-plugins/build.sh failed (exit $rc)"
+	plugin=$BUILD/qemu-plugins/insnprof.so
+	mkdir -p "$out"
+}
 
 # boot_profile: the row's boot to /init, twice, into $out/ROW.tsv.
 boot_profile() {
@@ -75,7 +63,7 @@ boot_profile() {
 	stop=$(awk '$3 == "run_init_process" { print $1 }' "$kb/System.map")
 	[ -n "$stop" ] || die "$kb/System.map has no run_init_process"
 	for i in 1 2; do
-		log "[$n/$total] $row: kernel $kernel, $BOOT_MEM, boot $i/2 under insnprof"
+		log "$row: boot $i/2 under insnprof, $BOOT_MEM"
 		QEMU_EXTRA="-plugin $plugin,out=$logdir/prof-$i,min=ffffffff80000000,stop=$stop" \
 			"$TOP/scripts/boot.sh" -k "$kernel" -m "$BOOT_MEM" -s 1 -a tcg -i -q -t 900 $(row_qemu "$row") \
 			-o "$logdir/boot-$i" "${append[@]}" -- true >/dev/null 2>"$logdir/boot-$i.err" ||
@@ -101,7 +89,7 @@ workload_profile() {
 	local i k w ops got ref en
 	ref=$(matrix_field "$row" ref) en=$(matrix_field "$row" enabled)
 	for i in 1 2; do
-		log "[$n/$total] $row: kernel $kernel, $BOOT_MEM, workloads $i/2 under insnprof"
+		log "$row: workloads $i/2 under insnprof, $BOOT_MEM"
 		rm -f "$logdir/wl-$i".*
 		QEMU_EXTRA="-plugin $plugin,out=$logdir/wl-$i,min=ffffffff80000000" \
 			"$TOP/scripts/boot.sh" -k "$kernel" -m "$BOOT_MEM" -s 1 -a tcg -i -q -t 3600 $(row_qemu "$row") \
@@ -139,18 +127,15 @@ workload_profile() {
 	done
 }
 
-n=0 total=$(echo $rows | wc -w)
-for row in $rows; do
-	n=$((n + 1))
-	kernel=$(matrix_field "$row" kernel)
-	args=$(matrix_field "$row" args)
-	inputs=$(row_inputs "$row")
-	kb=$BUILD/kernel-$kernel
+step_measure() {
 	logdir=$BUILD/bootprof/$row
 	rm -rf "$logdir" && mkdir -p "$logdir"
 	append=(-A nolapic_timer)
 	[ "$args" = - ] || append+=(-A "$args")
 	! in_list "$row" "$boot_rows" || boot_profile
 	! in_list "$row" "$wl_rows" || workload_profile
-done
-log "wrote $out/*.tsv and $out/WORKLOAD/*.tsv; 'make report' writes $out/README.md"
+}
+
+step_finish() { log "wrote $out/*.tsv and $out/WORKLOAD/*.tsv; 'make report' writes $out/README.md"; }
+
+measure bootprof

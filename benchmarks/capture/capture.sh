@@ -13,80 +13,73 @@
 # sites that changed most), the same metadata before them.  'make report'
 # renders the tables and the flame graph.
 # Kept when cost.csv was measured on the present inputs (capture_inputs,
-# benchmarks/lib.sh).
+# benchmarks/lib.sh); its one unit of measure (measure(), there) is
+# "capture".
 # Environment: RESULTS, NO_BUILD=1, FULL=1 (capture again), CAPTURE_FILE and CAPTURE_FUNC (the call
 # site; default mm/shmem.c shmem_alloc_folio, the tmpfs page tag), COST_N,
 # PERF_N, WORK_MIB, TOP_N (see capture-guest.sh).
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
-build_lock
 RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/capture
-kernel=fork-bench-tracing
-args="sysctl.vm.mem_profiling=1,compressed"
 file=${CAPTURE_FILE:-mm/shmem.c}
 func=${CAPTURE_FUNC:-shmem_alloc_folio}
-export INITRAMFS_BENCH=1
-inputs=$(capture_inputs)
-if [ "${FULL:-0}" != 1 ] && [ -f "$out/cost.csv" ] &&
-	[ "$(awk -F, 'NR == 2 { print $3 }' "$out/cost.csv")" = "$inputs" ]; then
-	log "capture: $out measured on its present inputs $inputs (FULL=1 captures again)"
-	exit 0
-fi
 
-if [ "${NO_BUILD:-0}" != 1 ]; then
-	"$TOP/scripts/kernel-src.sh"
-	"$TOP/scripts/build-kernel.sh" "$kernel"
-fi
-# The perf bundle the guest unpacks, and the initramfs every step boots.
-bench_bins
+step_units() { echo capture; }
+unit_kernel() { echo fork-bench-tracing; }
+unit_args() { echo "sysctl.vm.mem_profiling=1,compressed"; }
+unit_inputs() { capture_inputs; }
+step_current() { [ "$(awk -F, 'NR == 2 { print $3 }' "$out/cost.csv" 2>/dev/null)" = "$2" ]; }
 
-run_stamp
-debver=$(cat "$KSRC/.git/alloctag-debian-version")
-log="$BUILD/capture/boot"
-rm -rf "$log"
-mkdir -p "$BUILD/capture" "$out"
-log "$kernel: booting with -icount ($args); capturing $file $func"
-date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-rc=0
-"$TOP/scripts/boot.sh" -k "$kernel" -m 1G -s 1 -a tcg -i -q -t 3600 -o "$log" \
-	-A "nolapic_timer $args" \
-	${COST_N:+-e COST_N="$COST_N"} ${PERF_N:+-e PERF_N="$PERF_N"} \
-	${WORK_MIB:+-e WORK_MIB="$WORK_MIB"} ${TOP_N:+-e TOP_N="$TOP_N"} -- \
-	/bench/capture-guest.sh "$file" "$func" >/dev/null || rc=$?
-if [ $rc != 0 ]; then
-	tail -20 "$log/guest.log" >&2
-	die "the capture run failed with status $rc; logs in $log"
-fi
-g=$log/guest.log
-kver=$(sed -n 's/^@@KERNEL //p' "$g")
-pver=$(sed -n 's/^@@PERFVERSION //p' "$g")
-meta="$date,$commit,$inputs,$kver,$debver,$qemu,$(cat "$log/accel"),\"shift=0,sleep=off\",1024,1,$kernel,\"$args\",$pver"
-hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,kernel_variant,boot_args,perf
-{
-	echo "$hdr,site,mode,n,total_ns"
-	awk -v m="$meta" '$1 == "@@CAPCOST" { printf "%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5 }' "$g"
-} >"$out/cost.csv.tmp"
-{
-	echo "$hdr,file,function,tag_bytes_before,tag_calls_before,tag_bytes_after,tag_calls_after,events,event_bytes,bytes,stack_events,stack"
-	awk -v m="$meta" -v f="$file" -v fn="$func" '
-		$1 == "@@TAG" { tag = tag "," $2 "," $3 }
-		$1 == "@@EVENTS" { ev = $2 "," $3 }
-		$1 == "@@STACK" { s = $4; for (i = 5; i <= NF; i++) s = s " " $i
-			printf "%s,%s,%s%s,%s,%s,%s,\"%s\"\n", m, f, fn, tag, ev, $2, $3, s }' "$g"
-} >"$out/stacks.csv.tmp"
-for v in dir site; do
-	awk -v m="$meta" -v h="$hdr" -v v="$v" '$1 == "@@ALLOCTOP" && $2 == v {
-		sub(/^@@ALLOCTOP [a-z]+ /, "")
-		print (n++ ? m : h) "," $0 }' "$g" >"$out/alloctop-$v.csv.tmp"
-done
-[ "$(wc -l <"$out/cost.csv.tmp")" -gt 1 ] || die "no cost figure in $g"
-[ "$(wc -l <"$out/stacks.csv.tmp")" -gt 1 ] || die "no stack recorded in $g"
-for v in dir site; do
-	[ "$(wc -l <"$out/alloctop-$v.csv.tmp")" -gt 1 ] || die "no alloctop $v snapshot in $g"
-done
-for f in cost stacks alloctop-dir alloctop-site; do
-	mv "$out/$f.csv.tmp" "$out/$f.csv"
-done
-log "wrote $out/cost.csv, stacks.csv ($(($(wc -l <"$out/stacks.csv") - 1)) stacks), alloctop-dir.csv and alloctop-site.csv"
+step_measure() {
+	local date rc g kver pver meta hdr v f logdir=$BUILD/capture/boot debver
+	debver=$(cat "$KSRC/.git/alloctag-debian-version")
+	rm -rf "$logdir"
+	mkdir -p "$BUILD/capture" "$out"
+	log "$kernel: booting with -icount ($args); capturing $file $func"
+	date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	rc=0
+	"$TOP/scripts/boot.sh" -k "$kernel" -m 1G -s 1 -a tcg -i -q -t 3600 -o "$logdir" \
+		-A "nolapic_timer $args" \
+		${COST_N:+-e COST_N="$COST_N"} ${PERF_N:+-e PERF_N="$PERF_N"} \
+		${WORK_MIB:+-e WORK_MIB="$WORK_MIB"} ${TOP_N:+-e TOP_N="$TOP_N"} -- \
+		/bench/capture-guest.sh "$file" "$func" >/dev/null || rc=$?
+	if [ $rc != 0 ]; then
+		tail -20 "$logdir/guest.log" >&2
+		die "the capture run failed with status $rc; logs in $logdir"
+	fi
+	g=$logdir/guest.log
+	kver=$(sed -n 's/^@@KERNEL //p' "$g")
+	pver=$(sed -n 's/^@@PERFVERSION //p' "$g")
+	meta="$date,$commit,$inputs,$kver,$debver,$qemu,$(cat "$logdir/accel"),\"shift=0,sleep=off\",1024,1,$kernel,\"$args\",$pver"
+	hdr=date,commit,inputs,kernel,debian_source,qemu,accel,icount,mem_mib,vcpus,kernel_variant,boot_args,perf
+	{
+		echo "$hdr,site,mode,n,total_ns"
+		awk -v m="$meta" '$1 == "@@CAPCOST" { printf "%s,%s,%s,%s,%s\n", m, $2, $3, $4, $5 }' "$g"
+	} >"$out/cost.csv.tmp"
+	{
+		echo "$hdr,file,function,tag_bytes_before,tag_calls_before,tag_bytes_after,tag_calls_after,events,event_bytes,bytes,stack_events,stack"
+		awk -v m="$meta" -v f="$file" -v fn="$func" '
+			$1 == "@@TAG" { tag = tag "," $2 "," $3 }
+			$1 == "@@EVENTS" { ev = $2 "," $3 }
+			$1 == "@@STACK" { s = $4; for (i = 5; i <= NF; i++) s = s " " $i
+				printf "%s,%s,%s%s,%s,%s,%s,\"%s\"\n", m, f, fn, tag, ev, $2, $3, s }' "$g"
+	} >"$out/stacks.csv.tmp"
+	for v in dir site; do
+		awk -v m="$meta" -v h="$hdr" -v v="$v" '$1 == "@@ALLOCTOP" && $2 == v {
+			sub(/^@@ALLOCTOP [a-z]+ /, "")
+			print (n++ ? m : h) "," $0 }' "$g" >"$out/alloctop-$v.csv.tmp"
+	done
+	[ "$(wc -l <"$out/cost.csv.tmp")" -gt 1 ] || die "no cost figure in $g"
+	[ "$(wc -l <"$out/stacks.csv.tmp")" -gt 1 ] || die "no stack recorded in $g"
+	for v in dir site; do
+		[ "$(wc -l <"$out/alloctop-$v.csv.tmp")" -gt 1 ] || die "no alloctop $v snapshot in $g"
+	done
+	for f in cost stacks alloctop-dir alloctop-site; do
+		mv "$out/$f.csv.tmp" "$out/$f.csv"
+	done
+	log "wrote $out/cost.csv, stacks.csv ($(($(wc -l <"$out/stacks.csv") - 1)) stacks), alloctop-dir.csv and alloctop-site.csv"
+}
+
+measure capture

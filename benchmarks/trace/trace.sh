@@ -9,8 +9,9 @@
 # the inputs hash of what it measured (benchmarks/lib.sh); 'make report'
 # writes results/trace/README.md.
 # The cases, and the rows each is traced on, are benchmarks/trace/cases.txt's.
-# A row whose traces of every case it has there were taken on its present
-# inputs (row_inputs, benchmarks/lib.sh) is kept.
+# A trace taken on its row's present inputs (row_inputs, benchmarks/lib.sh)
+# is kept: the units of measure (measure(), benchmarks/lib.sh) are
+# CASE/ROW.
 # The traces of the row benchmarks/trace/limit.txt names also say, for each
 # instruction, each function it was inlined through and its source line
 # there: read from the DWARF of the kernel limit.txt names (that row's
@@ -18,17 +19,15 @@
 # the traced kernel's.
 # Environment: ROWS (of cases.txt's rows, those traced whatever results/
 # holds), FULL=1 (trace them all), CASES (of cases.txt's cases, the ones
-# to trace), RESULTS, MATRIX, NO_BUILD=1.
+# to trace), TRACE_JOBS (guests at once, default 2), RESULTS, MATRIX,
+# NO_BUILD=1.
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$(dirname "$0")/../lib.sh"
-build_lock
 tdir=$TOP/benchmarks/trace
 RESULTS=${RESULTS:-$TOP/results}
 out=$RESULTS/trace
 command -v gdb >/dev/null || die "gdb missing (apt-get install gdb)"
-
-export INITRAMFS_BENCH=1
 cases_txt=$tdir/cases.txt
 # case_rows CASE: the rows cases.txt traces CASE on.
 case_rows() {
@@ -56,16 +55,25 @@ case_dir() { if [ "$1" = page-0 ]; then echo "$out"; else echo "$out/$1"; fi; }
 limit_row=$(awk '$1 == "row" { print $2 }' "$tdir/limit.txt")
 limit_kernel=$(awk '$1 == "kernel" { print $2 }' "$tdir/limit.txt")
 [ -n "$limit_row" ] && [ -n "$limit_kernel" ] || die "$tdir/limit.txt: no 'row' or no 'kernel' line"
-# trace_current ROW INPUTS: every case's trace of ROW was taken on INPUTS
-# (and names the inlined functions, for the limit row).
-trace_current() {
-	local c f
+# Each case of CASES on each of its rows.
+step_units() {
+	local c r
 	for c in $cases; do
-		case_rows "$c" | grep -qx -- "$1" || continue
-		f=$(case_dir "$c")/$1.txt
-		grep -qs "^# .* inputs=$2 " "$f" || return 1
-		[ "$1" != "$limit_row" ] || grep -q "$(printf '\t')" "$f" || return 1
+		for r in $(case_rows "$c"); do echo "$c/$r"; done
 	done
+}
+# step_current CASE/ROW INPUTS: the trace was taken on INPUTS (and names
+# the inlined functions, for the limit row).
+step_current() {
+	local f
+	f=$(case_dir "${1%/*}")/${1##*/}.txt
+	grep -qs "^# .* inputs=$2 " "$f" || return 1
+	[ "${1##*/}" != "$limit_row" ] || grep -q "$(printf '\t')" "$f"
+}
+# The limit row's traces name inlined functions from another kernel's
+# DWARF.
+step_kernels() {
+	! printf '%s\n' $todo | grep -q "/$limit_row\$" || echo "$limit_kernel"
 }
 # same_text KERNEL KERNEL: the two kernels' vmlinux have the same .text.
 same_text() {
@@ -75,24 +83,22 @@ same_text() {
 		objcopy -O binary --only-section=.text "$BUILD/kernel-$2/vmlinux" "$b" &&
 		cmp -s "$a" "$b"
 }
-rows=$(rows_wanted trace trace_current $(for c in $cases; do case_rows "$c"; done | awk '!seen[$0]++'))
-[ -n "$rows" ] || { log "trace: every row's traces are current (FULL=1 traces again)"; exit 0; }
-if [ "${NO_BUILD:-0}" != 1 ]; then
-	"$TOP/scripts/kernel-src.sh"
-	for k in $(for r in $rows; do matrix_field "$r" kernel; done | sort -u); do
-		"$TOP/scripts/build-kernel.sh" "$k"
-	done
-	! echo "$rows" | grep -qx "$limit_row" || "$TOP/scripts/build-kernel.sh" "$limit_kernel"
-fi
-if echo "$rows" | grep -qx "$limit_row"; then
-	limit_of=$(matrix_field "$limit_row" kernel)
-	same_text "$limit_of" "$limit_kernel" ||
-		die "$limit_kernel's text is not $limit_of's: its DWARF cannot name the inlined functions of $limit_row's traces"
-fi
-# The initramfs every step boots.
-bench_bins
-run_stamp
-mkdir -p "$out"
+step_setup() {
+	local limit_of
+	if printf '%s\n' $todo | grep -q "/$limit_row\$"; then
+		limit_of=$(matrix_field "$limit_row" kernel)
+		same_text "$limit_of" "$limit_kernel" ||
+			die "$limit_kernel's text is not $limit_of's: its DWARF cannot name the inlined functions of $limit_row's traces"
+	fi
+	mkdir -p "$out"
+}
+# Each guest has its gdbstub on a port of its own.
+step_start() {
+	port=$(free_port)
+	while [ "$port" = "${last_port:-}" ]; do port=$(free_port); done
+	last_port=$port
+}
+STEP_JOBS=${TRACE_JOBS:-2}
 
 case_what() {
 	case $1 in
@@ -106,15 +112,31 @@ case_what() {
 	esac
 }
 
-# trace_one: one trace of case $c on $row (the loop's variables), with
-# QEMU's gdbstub on $port.
-trace_one() {
-	local kernel args inputs kb logdir boot calls rc append
-	kernel=$(matrix_field "$row" kernel)
-	args=$(matrix_field "$row" args)
-	inputs=$(row_inputs "$row")
-	log "[$n/$njobs] $c, $row: kernel $kernel, ${args/#-/no extra arguments}"
-	kb=$BUILD/kernel-$kernel
+# step_measure CASE/ROW: one trace, with QEMU's gdbstub on $port.
+step_measure() {
+	local c=${1%/*} mode arg kind sym sysctl guest cdir logdir boot calls rc append
+	mode=${c%%-*} arg=${c#*-} kind=""
+	case $arg in *-batch) arg=${arg%-batch} kind=batch ;; esac
+	sysctl=0
+	case $mode in
+	page) sym=__alloc_frozen_pages_noprof ;;
+	kpage) sym=__alloc_frozen_pages_noprof sysctl=1 ;;
+	cache) sym=kmem_cache_alloc_noprof ;;
+	bulk) sym=alloc_pages_bulk_noprof ;;
+	vmalloc) sym=__vmalloc_node_range_noprof ;;
+	kmalloc) sym=__kmalloc_noprof ;;
+	esac
+	# The guest loads allocbench, says so with the objects of a batch
+	# round, and runs a loop that outlasts any wait for gdb to attach (a
+	# short one may end first: a kmalloc() pair is a few hundred
+	# instructions).  Once gdb has its iteration, it ends QEMU.  kpage's
+	# frag pages are order 0 only with high-order frags disabled.
+	guest="insmod /modules/allocbench.ko && /bench/tag-flags.sh &&
+echo $sysctl >/proc/sys/net/core/high_order_alloc_disable &&
+echo @@START \$(cat /sys/module/allocbench/parameters/batch) &&
+echo '$mode $arg 4000000000 $kind' >/sys/kernel/debug/allocbench/run"
+	cdir=$(case_dir "$c")
+	mkdir -p "$cdir"
 	logdir=$BUILD/trace/$c/$row
 	rm -rf "$logdir" && mkdir -p "$logdir"
 	append=(-A nolapic_timer)
@@ -157,55 +179,14 @@ trace_one() {
 	log "$c, $row: $(awk '!/^#/ { n += $2 } END { print n + 0 }' "$cdir/$row.txt") instructions"
 }
 
-jobs=${TRACE_JOBS:-2} running=0
-njobs=$(for c in $cases; do case_rows "$c"; done | grep -cxF -f <(echo "$rows") || true)
-n=0
-for c in $cases; do
-mode=${c%%-*} arg=${c#*-} kind=""
-case $arg in *-batch) arg=${arg%-batch} kind=batch ;; esac
-sysctl=0
-case $mode in
-page) sym=__alloc_frozen_pages_noprof ;;
-kpage) sym=__alloc_frozen_pages_noprof sysctl=1 ;;
-cache) sym=kmem_cache_alloc_noprof ;;
-bulk) sym=alloc_pages_bulk_noprof ;;
-vmalloc) sym=__vmalloc_node_range_noprof ;;
-kmalloc) sym=__kmalloc_noprof ;;
-esac
-# The guest loads allocbench, says so with the objects of a batch round,
-# and runs a loop that outlasts any wait for gdb to attach (a short one may
-# end first: a kmalloc() pair is a few hundred instructions).  Once gdb has
-# its iteration, it ends QEMU.  kpage's frag pages are order 0 only with
-# high-order frags disabled.
-guest="insmod /modules/allocbench.ko && /bench/tag-flags.sh &&
-echo $sysctl >/proc/sys/net/core/high_order_alloc_disable &&
-echo @@START \$(cat /sys/module/allocbench/parameters/batch) &&
-echo '$mode $arg 4000000000 $kind' >/sys/kernel/debug/allocbench/run"
-cdir=$(case_dir "$c")
-mkdir -p "$cdir"
-for row in $(case_rows "$c" | grep -xF -f <(echo "$rows") || true); do
-	n=$((n + 1))
-	# Two guests at a time (TRACE_JOBS): each is deterministic under
-	# -icount, whatever else runs, and each has its own gdbstub port.
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n || die "a trace failed (its error is above)"
-		running=$((running - 1))
-	fi
-	port=$(free_port)
-	while [ "$port" = "${last_port:-}" ]; do port=$(free_port); done
-	last_port=$port
-	trace_one &
-	running=$((running + 1))
-done
-done
-while [ "$running" -gt 0 ]; do
-	wait -n || die "a trace failed (its error is above)"
-	running=$((running - 1))
-done
 # Traces of rows the matrix no longer has would only mislead.
-for f in "$out"/*.txt "$out"/*/*.txt; do
-	[ -f "$f" ] || continue
-	r=$(basename "$f" .txt)
-	matrix_rows | awk -v r="$r" '$1 == r { found = 1 } END { exit !found }' || rm -f "$f"
-done
-log "wrote $out/*.txt; 'make report' writes $out/README.md"
+step_finish() {
+	local f
+	for f in "$out"/*.txt "$out"/*/*.txt; do
+		[ -f "$f" ] || continue
+		matrix_has "$(basename "$f" .txt)" || rm -f "$f"
+	done
+	log "wrote $out/*.txt; 'make report' writes $out/README.md"
+}
+
+measure trace

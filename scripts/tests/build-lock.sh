@@ -6,11 +6,15 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The benchmarks' steps take it in their driver, measure().
 steps="benchmarks/run.sh benchmarks/trace/trace.sh benchmarks/bootprof/bootprof.sh
-	benchmarks/capture/capture.sh scripts/survey/run.sh"
+	benchmarks/capture/capture.sh"
 for s in $steps; do
-	grep -qx build_lock "$top/$s" || { echo "$s does not take build_lock"; exit 1; }
+	grep -qx 'measure [a-z]*' "$top/$s" || { echo "$s does not run through measure()"; exit 1; }
 done
+sed -n '/^measure() {/,/^}/p' "$top/benchmarks/lib.sh" | grep -qx '[[:space:]]*build_lock' ||
+	{ echo "measure() (benchmarks/lib.sh) does not take build_lock"; exit 1; }
+grep -qx build_lock "$top/scripts/survey/run.sh" || { echo "scripts/survey/run.sh does not take build_lock"; exit 1; }
 
 # holder NAME: take the lock, say so, and keep it until NAME.release exists.
 holder() {
