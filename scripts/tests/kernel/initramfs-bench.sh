@@ -37,10 +37,17 @@ other=$(grep -e '^guest/progs/.' -e '^modules/.' "$tmp/bench.lst" |
 	grep -v -x -e guest/progs/alloctop -e modules/allocbench.ko || true)
 [ -z "$other" ] || { echo "FAIL: the measured initramfs has: $other"; fail=1; }
 # Two guests booting side by side (make trace) build theirs at once, from
-# one export of the UAPI headers: both get it whole.
+# one export of the UAPI headers: both get it whole.  In a build directory
+# of their own (the kernel's build and the benchmark programs linked in),
+# where both export the headers from scratch.
+export FORK_SRC STOCK_SRC FIXES_SRC BOOTNUM_SRC PRETAG_SRC KSRC
+mkdir -p "$tmp/build"
+ln -s "$BUILD/kernel-$v" "$tmp/build/kernel-$v"
+[ ! -d "$BUILD/bench-bin" ] || ln -s "$BUILD/bench-bin" "$tmp/build/bench-bin"
+beside() { BUILD=$tmp/build INITRAMFS_BENCH=1 "$TOP/scripts/mkinitramfs.sh" "$v" "$tmp/$1.cpio" 2>"$tmp/$1.err"; }
 rc_a=0 rc_b=0
-INITRAMFS_BENCH=1 "$TOP/scripts/mkinitramfs.sh" "$v" "$tmp/a.cpio" 2>"$tmp/a.err" & pa=$!
-INITRAMFS_BENCH=1 "$TOP/scripts/mkinitramfs.sh" "$v" "$tmp/b.cpio" 2>"$tmp/b.err" || rc_b=$?
+beside a & pa=$!
+beside b || rc_b=$?
 wait $pa || rc_a=$?
 side_by_side() { # NAME EXIT-STATUS
 	if [ "$2" != 0 ]; then
