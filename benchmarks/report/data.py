@@ -360,24 +360,25 @@ class Results:
         symbol's own last; None where the trace does not say."""
         if not self.has(*self._trace_path(row, case)):
             return None
-        # A trace with the header word "counted=yes" has each address once,
-        # as "address count symbol"; one without, an "address symbol" line
-        # for every instruction executed.
-        counted = self.trace_meta(row, case).get("counted") == "yes"
+        # Each address once, as "address count symbol", with the header
+        # word that says so.
+        path = self.path(*self._trace_path(row, case))
+        if self.trace_meta(row, case).get("counted") != "yes":
+            raise DataError("%s: no 'counted=yes' in its header (take it again "
+                            "with make trace)" % path)
         steps = []
-        with open(self.path(*self._trace_path(row, case))) as f:
+        with open(path) as f:
             for line in f:
                 if line.startswith("#"):
                     continue
                 sym, tab, chain = line.rstrip("\n").partition("\t")
-                words = sym.split(None, 2 if counted else 1)
-                n = int(words[1]) if counted else 1
+                words = sym.split(None, 2)
                 fn = words[-1].strip()
                 frames = None
                 if tab:
                     frames = [tuple(fr.split("@", 1)) for fr in chain.split(";")
                               if chain != "-"]
-                steps.extend([(fn, frames)] * n)
+                steps.extend([(fn, frames)] * int(words[1]))
         return steps
 
     def trace_source(self, row, case="page-0"):

@@ -91,9 +91,7 @@ def trace_readme(r):
            "instruction count (QEMU %s, %s, `-icount %s`, Linux %s, commit "
            "%s). Functions that the compiler inlined count in their "
            "caller. A trace lists each address once, in the order it first "
-           "ran, with the times it ran and its symbol (a trace without "
-           "`counted=yes` in its header has a line for every instruction "
-           "run).\n"
+           "ran, with the times it ran and its symbol.\n"
            % ("; ".join("%s (`%s`)" % (case_title(c), c) for c in cases),
               m.get("qemu"), m.get("accel", "tcg").upper(), m.get("icount"),
               m.get("linux"), m.get("commit"))]

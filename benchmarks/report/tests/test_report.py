@@ -113,6 +113,19 @@ def fixture(d, rows=tuple(PAIRS), second_run=None):
                     for x in PAIRS if x not in rows])
 
 
+
+def write_trace(path, row, lines, meta=""):
+    """A trace as make trace writes it, LINES "ADDRESS SYMBOL[\tFRAMES]"
+    an instruction each (each written with the count 1), or "# src" lines,
+    as they are."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("# row=%s\n# %scounted=yes\n" % (row, meta + " " if meta else ""))
+        for line in lines:
+            if not line.startswith("#"):
+                line = "%s 1 %s" % tuple(line.split(" ", 1))
+            f.write(line + "\n")
+
 class Fixture(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -606,12 +619,9 @@ class NotMetTest(Fixture):
     def write_trace(self, row, funcs, case="page-0"):
         d = os.path.join(self.d, "trace", *([] if case == "page-0" else
                                              [case]))
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, row + ".txt"), "w") as f:
-            f.write("# row=%s\n" % row)
-            for fn, n in funcs:
-                f.write("".join("ffffffff81000000 %s\n" % fn
-                                for _ in range(n)))
+        write_trace(os.path.join(d, row + ".txt"), row,
+                    ["ffffffff81000000 %s" % fn for fn, n in funcs
+                     for _ in range(n)])
 
     def test_counted_trace(self):
         # "counted=yes": each address once with the times it ran.
@@ -629,6 +639,16 @@ class NotMetTest(Fixture):
         self.assertEqual(len(steps), 10)
         self.assertEqual(steps[0], ("kfree", [("kfree", "mm/slub.c:1")]))
         self.assertEqual(steps[4], ("[allocbench module]", []))
+
+    def test_uncounted_trace_named(self):
+        # A trace without "counted=yes" is not read as one.
+        d = os.path.join(self.d, "trace")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "fork-a.txt"), "w") as f:
+            f.write("# row=fork-a\nffffffff81000000 kfree\n")
+        with self.assertRaisesRegex(data.DataError,
+                                    r"fork-a.txt: no 'counted=yes'"):
+            self.results().trace_steps("fork-a")
 
     def test_delta_named_by_function(self):
         r = self.results()
@@ -667,12 +687,7 @@ class NotMetTest(Fixture):
                    "verdict": "not met: page order 1; page order 3",
                    "failing": [("page", "1", "hot"), ("page", "3", "hot")]}]
         for row, funcs in (("off", [("f", 3)]), ("fork-b", [("f", 4), ("h", 9)])):
-            d = os.path.join(self.d, "trace", "page-1")
-            os.makedirs(d, exist_ok=True)
-            with open(os.path.join(d, row + ".txt"), "w") as f:
-                f.write("# row=%s\n" % row)
-                for fn, n in funcs:
-                    f.write("ffffffff81000000 %s\n" % fn * n)
+            self.write_trace(row, funcs, "page-1")
         self.assertEqual(
             text.not_met(r, judged),
             "- `fork-b`, every page row +7%: page order 1: traced over `off` "
@@ -687,12 +702,9 @@ class NotMetTest(Fixture):
         self.assertEqual(text.not_met(r, judged),
                          "- `fork-b` against `fork-a`, slab paths: (not "
                          "traced: kmalloc-64, cache-64).")
-        d = os.path.join(self.d, "trace", "kmalloc-64")
-        os.makedirs(d)
         for row, funcs in (("fork-a", "f f"), ("fork-b", "f g g g")):
-            with open(os.path.join(d, row + ".txt"), "w") as f:
-                f.write("# row=%s\n" % row + "".join(
-                    "ffffffff81000000 %s\n" % fn for fn in funcs.split()))
+            self.write_trace(row, [(fn, 1) for fn in funcs.split()],
+                             "kmalloc-64")
         self.assertEqual(
             text.not_met(r, judged),
             "- `fork-b` against `fork-a`, slab paths: traced over `fork-a` "
@@ -702,13 +714,10 @@ class NotMetTest(Fixture):
     def test_batch_trace_per_pair(self):
         r = self.results()
         d = os.path.join(self.d, "trace", "kmalloc-64-batch")
-        os.makedirs(d)
         for row, funcs in (("fork-a", "f f f f"), ("fork-b", "f f f f f g g")):
-            with open(os.path.join(d, row + ".txt"), "w") as f:
-                f.write("# row=%s\n# inputs=x pairs=2\n# case=kmalloc-64-"
-                        "batch: address symbol\n" % row + "".join(
-                            "ffffffff81000000 %s\n" % fn
-                            for fn in funcs.split()))
+            write_trace(os.path.join(d, row + ".txt"), row,
+                        ["ffffffff81000000 %s" % fn for fn in funcs.split()],
+                        "inputs=x pairs=2")
         self.assertEqual(text.trace_case(("kmalloc", "64", "batch")),
                          "kmalloc-64-batch")
         self.assertEqual(
@@ -800,8 +809,7 @@ op load get_idx
         self.t.cleanup()
 
     def trace(self, row, lines):
-        with open(os.path.join(self.d, "trace", row + ".txt"), "w") as f:
-            f.write("# row=%s\n" % row + "".join(l + "\n" for l in lines))
+        write_trace(os.path.join(self.d, "trace", row + ".txt"), row, lines)
 
     def test_counts_each_instruction_once_by_its_frames(self):
         self.trace("off", ["ffffffffa0000000 [allocbench module]"] * 2 +
@@ -837,16 +845,14 @@ op load get_idx
         # A round of 2 pairs: every count, the call site's included, is
         # per pair.
         d = os.path.join(self.d, "trace", "page-0-batch")
-        os.makedirs(d)
         for row, lines in (
                 ("off", ["ffffffffa0000000 [allocbench module]"] * 2 +
                  ["ffffffff81000000 f"] * 10),
                 ("fork-a", ["ffffffffa0000000 [allocbench module]"] * 5 + [
                     "ffffffff81000005 f\tget_idx@inc/c.h:9;f@mm/f.c:4"] * 3 +
                  ["ffffffff81000000 f\t-"] * 10)):
-            with open(os.path.join(d, row + ".txt"), "w") as f:
-                f.write("# row=%s\n# inputs=x pairs=2\n" % row +
-                        "".join(l + "\n" for l in lines))
+            write_trace(os.path.join(d, row + ".txt"), row, lines,
+                        "inputs=x pairs=2")
         r = data.Results(self.d, matrix.load(MATRIX))
         spec = limit.load(self.spec_path)
         self.assertEqual(limit.count(spec, r, "page-0-batch"),
