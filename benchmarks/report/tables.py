@@ -61,19 +61,28 @@ def micro_icount(r):
     return vs_header(r, "operation (alloc + free)"), out
 
 
-def micro_wall(r):
+def wall_lines(r, keys, value, fmt):
+    """A line per (label, key) of KEYS: each row's VALUE(row, key), a
+    (median, min, max, ...) tuple in FMT, and, for a row over a baseline,
+    its median over the baseline's."""
     out = []
-    for k in r.micro_keys():
-        line = [bench_label(*k)]
+    for label, key in keys:
+        line = [label]
         for row in r.rows:
-            w = r.micro_wall(row, k)
-            line.append("" if w is None else "%.1f [%.1f–%.1f]" % w[:3])
+            w = value(row, key)
+            line.append("" if w is None else fmt % w[:3])
             o = r.matrix.over(row)
             if o is not None:
-                b = r.micro_wall(o, k)
+                b = value(o, key)
                 line.append(fmt_pct(pct(w and w[0], b and b[0])))
         out.append(line)
-    return vs_header(r, "operation (alloc + free)"), out
+    return out
+
+
+def micro_wall(r):
+    keys = [(bench_label(*k), k) for k in r.micro_keys()]
+    return (vs_header(r, "operation (alloc + free)"),
+            wall_lines(r, keys, r.micro_wall, "%.1f [%.1f–%.1f]"))
 
 
 WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
@@ -108,18 +117,9 @@ def perf_icount(r):
 
 
 def perf_wall(r):
-    out = []
-    for w, label in WORKLOADS:
-        line = [label]
-        for row in r.rows:
-            p = r.perf_wall(row, w)
-            line.append("" if p is None else "%.0f [%.0f–%.0f]" % p[:3])
-            o = r.matrix.over(row)
-            if o is not None:
-                base = r.perf_wall(o, w)
-                line.append(fmt_pct(pct(p and p[0], base and base[0])))
-        out.append(line)
-    return vs_header(r, "workload"), out
+    keys = [(label, w) for w, label in WORKLOADS]
+    return (vs_header(r, "workload"),
+            wall_lines(r, keys, r.perf_wall, "%.0f [%.0f–%.0f]"))
 
 
 def boot(r):
