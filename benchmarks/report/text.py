@@ -110,9 +110,13 @@ def traced_over(r, row, other, case="page-0"):
     n, m = r.trace_pairs(row, case), r.trace_pairs(other, case)
     tc = {f: v / n for f, v in tc.items()}
     oc = {f: v / m for f, v in oc.items()}
-    return ("traced over `%s` (%s, %s call site%s): %s in all; most in "
+    # A vmalloc() iteration's search for a free area depends on the ones
+    # before it (see the trace README): the trace names, it does not weigh.
+    return ("traced over `%s` (%s, %s call site%s%s): %s in all; most in "
             "%s" % (other, case, "kernel" if case.startswith("kpage") else
                     "module", ", per pair" if max(n, m) > 1 else "",
+                    ", one iteration, whose vmap-area search varies"
+                    if case.startswith("vmalloc") else "",
                     signed(sum(tc.values()) - sum(oc.values())),
                     most_over(tc, oc)))
 

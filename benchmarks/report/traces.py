@@ -91,15 +91,33 @@ def trace_readme(r):
            "instruction count (QEMU %s, %s, `-icount %s`, Linux %s, commit "
            "%s). Functions that the compiler inlined count in their "
            "caller. A trace lists each address once, in the order it first "
-           "ran, with the times it ran and its symbol.\n"
+           "ran, with the times it ran and its symbol. The iteration traced "
+           "is the one under way when gdb attaches, which the host's timing "
+           "decides: where an iteration's work depends on the iterations "
+           "before it, as a `vmalloc()`'s search of the tree of free "
+           "virtual areas does, or a slab batch round's exchanges of "
+           "per-CPU sheaves with the barn (`barn_replace_empty_sheaf` and "
+           "its kin), two runs of one kernel trace different work. Such a "
+           "case's cost is the microbenchmark's "
+           "(`micro.csv`, many iterations); its trace says where an "
+           "iteration's instructions go.\n"
            % ("; ".join("%s (`%s`)" % (case_title(c), c) for c in cases),
               m.get("qemu"), m.get("accel", "tcg").upper(), m.get("icount"),
               m.get("linux"), m.get("commit"))]
     spec = limit.load()
     for c in cases:
         where = "`ROW.txt`" if c == "page-0" else "`%s/ROW.txt`" % c
-        out += ["## %s (`%s`, traces in %s)\n" % (case_title(c), c, where),
-                md(trace_table(r, c)), ""]
+        out += ["## %s (`%s`, traces in %s)\n" % (case_title(c), c, where)]
+        if c.startswith("vmalloc-"):
+            out += ["One iteration each, not the same one in every row: the "
+                    "vmap-area functions (`insert_vmap_area`, "
+                    "`find_va_links` and their kin) walk a tree whose "
+                    "depth moves from one iteration to the next, so their "
+                    "counts differ between rows, and between runs of one "
+                    "kernel, for reasons that have nothing to do with "
+                    "tagging; compare the rows by the microbenchmark's "
+                    "`vmalloc` figures.\n"]
+        out += [md(trace_table(r, c)), ""]
         out += limit_section(spec, r, c)
     out.append("Rows and kernels as in `benchmarks/matrix.txt`; the per-row "
                "boot arguments are in the first line of each trace.")
