@@ -3,8 +3,11 @@
 # Usage: scripts/deps.sh GROUP...   (groups: build cross qemu fuzz plugin results arm64)
 set -eu
 
+# python3-prometheus-client: the host tests' parsers of alloctop's
+# OpenMetrics and Prometheus text output (scripts/tests/lib/parse-metrics.py).
 pkgs_build="build-essential gcc make flex bison bc libelf-dev libssl-dev
-	cpio kmod xz-utils git ccache python3 python3-ply python3-git perl rsync"
+	cpio kmod xz-utils git ccache python3 python3-ply python3-git perl rsync
+	python3-prometheus-client"
 # Cross compilers: link-tags host tests on ELF32 and big-endian files, and
 # the i386 and arm64 cross builds (build-kernel.sh, "# arch:" fragments).
 pkgs_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-s390x-linux-gnu"
