@@ -1,8 +1,11 @@
 # alloctop -o openmetrics: its samples against the same counters read as
-# text, summed with awk; -w FILE replaced whole at each update, with no
-# temporary left behind.  The output is printed for the host too, as
-# "# openmetrics: " lines, where scripts/tests/kernel/openmetrics.sh checks
-# it with promtool and its build_id label against vmlinux's.
+# text, summed with awk; -o prometheus: the same samples in the Prometheus
+# text format; -w FILE replaced whole at each update in either, with no
+# temporary left behind.  Both are printed for the host too, as
+# "# openmetrics: " and "# prometheus: " lines, where
+# scripts/tests/kernel/openmetrics.sh reads each with a parser of its
+# format (promtool for the Prometheus one) and checks the build_id label
+# against vmlinux's.
 set -eu
 . /guest/ktap.sh
 at=/guest/progs/alloctop
@@ -32,6 +35,14 @@ check "the text gives the same samples" cmp -s /tmp/om-ioctl.txt /tmp/om-text.tx
 if [ -e $totals ]; then
 	check_eq "with the totals: alloctest_pages' counter" 32768 \
 		"$(awk '/^alloc_tag_allocated_bytes_total\{/ && /function="alloctest_pages"/ { print $NF }' /tmp/om-text.txt)"
+	# (a counter family named without _total in OpenMetrics, by its
+	# samples' name in the Prometheus format)
+	check_eq "OpenMetrics: the counter family's name" \
+		"# TYPE alloc_tag_allocated_bytes counter" \
+		"$(grep '^# TYPE alloc_tag_allocated_bytes' /tmp/om-ioctl.txt)"
+	check_eq "Prometheus text: the counter's TYPE" \
+		"# TYPE alloc_tag_allocated_bytes_total counter" \
+		"$($at -o prometheus -n 1 -l 0 -m alloctest | grep '^# TYPE alloc_tag_allocated_bytes')"
 fi
 check_eq "the last line is # EOF" "# EOF" "$(echo "$om" | tail -1)"
 
@@ -48,6 +59,13 @@ check_eq "bytes sum to the text's" "$(sites | awk '{ s += $1 } END { print s }')
 check_eq "calls sum to the text's" "$(sites | awk '{ s += $2 } END { print s }')" \
 	"$(awk '/^alloc_tag_calls\{/ { s += $NF } END { print s }' /tmp/om.txt)"
 check_eq "no label set twice" "" "$(grep '^alloc_tag_' /tmp/om.txt | sed 's/ [^ ]*$//' | sort | uniq -d)"
+# -o prometheus: the same samples, the counters typed by their samples'
+# names, and no # UNIT or # EOF
+$at -o prometheus -i /tmp/ai.txt -l 0 >/tmp/prom.txt
+grep -v '^#' /tmp/om.txt >/tmp/om.samples
+grep -v '^#' /tmp/prom.txt >/tmp/prom.samples
+check "-o prometheus: the samples of -o openmetrics" cmp -s /tmp/om.samples /tmp/prom.samples
+check_eq "-o prometheus: no # UNIT or # EOF" 0 "$(grep -cE '^# (UNIT|EOF)' /tmp/prom.txt || true)"
 check_eq "-g module: one sample a module" \
 	"$(sites | awk '{ print ($4 ~ /^\[/) ? $4 : "kernel" }' | sort -u | wc -l)" \
 	"$($at -o openmetrics -i /tmp/ai.txt -l 0 -g module | grep -c '^alloc_tag_bytes{module=')"
@@ -98,15 +116,21 @@ check_eq "-w: the last update's alloctest_pages, 4 pages more" $((held + 16384))
 check_eq "-w: whole, to # EOF" "# EOF" "$(tail -1 /tmp/om/alloc.prom)"
 check_eq "-w: readable by a collector of another user" "-rw-r--r--" \
 	"$(ls -l /tmp/om/alloc.prom | cut -c1-10)"
+$at -o prometheus -w /tmp/om/alloc.prom -n 1 -m alloctest
+check_eq "-w -o prometheus: the file, and nothing else" alloc.prom "$(ls /tmp/om)"
+check_eq "-w -o prometheus: alloctest_pages' bytes" $((held + 16384)) \
+	"$(awk '/^alloc_tag_bytes\{/ && /function="alloctest_pages"/ { print $NF }' /tmp/om/alloc.prom)"
 rc=0; $at -o openmetrics -n 1 -w /nonexistent/alloc.prom 2>/dev/null || rc=$?
 check_eq "-w into a missing directory exits 1" 1 "$rc"
 rc=0; $at -n 1 -w /tmp/om/alloc.prom 2>/dev/null || rc=$?
-check_eq "-w without -o openmetrics exits 2" 2 "$rc"
-rc=0; $at -o prometheus -n 1 2>/dev/null || rc=$?
+check_eq "-w without -o openmetrics or prometheus exits 2" 2 "$rc"
+rc=0; $at -o xml -n 1 2>/dev/null || rc=$?
 check_eq "an unknown -o format exits 2" 2 "$rc"
 
-# For the host: the top sites, and alloctest's, as the kernel gives them.
+# For the host: the top sites, and alloctest's, as the kernel gives them,
+# in each format.
 $at -o openmetrics -n 1 -l 30 | sed 's/^/# openmetrics: /'
+$at -o prometheus -n 1 -l 30 | sed 's/^/# prometheus: /'
 echo free >$ctl
 check "unload alloctest" rmmod alloctest
 ktap_done

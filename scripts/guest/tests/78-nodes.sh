@@ -2,9 +2,10 @@
 # alloctest's node sites before they allocate: pages and slab objects
 # asked of each node show on that node, in bytes and calls, and the nodes
 # add up to the line; freeing takes them back to zero.  Only flagged lines
-# carry node words, alloctop shows them (OpenMetrics: a sample a node),
-# and clearing the flag removes them.  Migration between nodes (move_pages(2) on anonymous pages) moves
-# the count and leaves the line as it was.  Bad input: the flag with "off"
+# carry node words, alloctop shows them (OpenMetrics and Prometheus text:
+# a sample a node), and clearing the flag removes them.  Migration between
+# nodes (move_pages(2) on anonymous pages) moves the count and leaves the
+# line as it was.  Bad input: the flag with "off"
 # (EINVAL), on a kernel without NUMA (EOPNOTSUPP), and set and cleared a
 # thousand times without a per-cpu leak.
 set -eu
@@ -72,8 +73,9 @@ for f in alloctest_pages_node alloctest_kmalloc_node; do
 done
 check "alloctop shows node 0's count" \
 	sh -c "$at -b -n 1 -l 0 -m alloctest -f alloctest_pages_node | grep -q ' node0_bytes:$((5 * 4096)) node0_calls:5'"
-# The samples by node, from the ioctl and from the text alike (checked by
-# promtool on the host: scripts/tests/kernel/openmetrics.sh)
+# The samples by node, from the ioctl and from the text alike; printed for
+# the host in OpenMetrics and in the Prometheus text format, where
+# scripts/tests/kernel/openmetrics.sh reads each with a parser of its format
 for src in "" -t; do
 	$at -o openmetrics -n 1 -l 0 $src -m alloctest -f alloctest_pages_node >/tmp/om.txt
 	check_eq "OpenMetrics${src:+ (text)}: the node samples add up to the line's bytes" \
@@ -83,6 +85,11 @@ for src in "" -t; do
 		"$(grep -c '^alloc_tag_node_calls{.*,node="[0-9]*"}' /tmp/om.txt)"
 done
 sed 's/^/# openmetrics-nodes: /' /tmp/om.txt
+$at -o prometheus -n 1 -l 0 -t -m alloctest -f alloctest_pages_node >/tmp/prom.txt
+grep -v '^#' /tmp/om.txt >/tmp/om.samples
+grep -v '^#' /tmp/prom.txt >/tmp/prom.samples
+check "Prometheus text: the samples of OpenMetrics" cmp -s /tmp/om.samples /tmp/prom.samples
+sed 's/^/# prometheus-nodes: /' /tmp/prom.txt
 echo free >$ctl
 check_eq "freed: every node back to zero" "0 0 0 0" \
 	"$(nodesum alloctest_pages_node) $(nodesum alloctest_kmalloc_node)"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # A fleet, end to end: two guests of VARIANT (one in the page-flags form,
-# one in the pointer form) each serve alloctop's OpenMetrics file over
-# QEMU's user network (scripts/guest/fleet-node), and Prometheus' own
-# server (Debian's, scripts/prometheus-deb.sh) scrapes both.  One PromQL
+# one in the pointer form) each serve alloctop's metrics file (-o
+# prometheus, the Prometheus text format) over QEMU's user network
+# (scripts/guest/fleet-node), and Prometheus' own server (Debian's,
+# scripts/prometheus-deb.sh) scrapes both.  One PromQL
 # query through its HTTP API sums alloctest_pages' bytes across the fleet:
 # the sum must equal what the two guests' /proc/allocinfo said, and on
 # kernels that keep totals, the sum of alloc_tag_allocations_total what
