@@ -414,6 +414,8 @@ def readme(r, judged, plots, stale=()):
                  "(microbenchmark, perf workloads, boot) are identical "
                  "between the two runs. Tables show run 1.\n" % nchecked)
     s.append("## Targets\n")
+    s.append("How a target over repeated figures (the microbenchmark's, "
+             "the workloads') is judged: %s.\n" % targets.NOISE_RULE)
     s.append(md(tables.targets(judged)) + "\n")
     s.append("Facts of the design, checked against the data: they follow "
              "from where each form keeps its index, or from the code the "
@@ -456,9 +458,8 @@ def readme(r, judged, plots, stale=()):
              "plus its free; `batch` allocates %s objects, then frees "
              "them; bulk is per page. Under `-icount shift=0` guest ns "
              "equal instructions. Each figure is %s; every target over "
-             "these figures reads \"within noise\" when its margin, met "
-             "or not, is smaller than the sum of the spreads of the rows "
-             "it compares.\n" % ("256", r.REPEAT_RULE))
+             "these figures is judged on the repeats' extremes, as Targets "
+             "says.\n" % ("256", r.REPEAT_RULE))
     s.append(md(tables.micro_icount(r)) + "\n")
     if "overhead" in plots:
         s.append("![overhead](overhead.svg)\n")
@@ -528,6 +529,16 @@ def readme(r, judged, plots, stale=()):
     s.append(md(tables.micro_wall(r)) + "\n")
     s.append("## perf stat workloads (icount)\n")
     s.append(md(tables.perf_icount(r)) + "\n")
+    for t in judged:
+        if t["kind"] == "workloads_share" and t["verdict"] != "not measured":
+            s.append("How wide the noise is for the target that `%s` adds "
+                     "at most %s of what `%s` adds: instructions an op, "
+                     "each spread the row's max minus min over its repeats, "
+                     "the margin how far under the limit (negative: over) "
+                     "with every row at its least and at its most "
+                     "favourable repeat.\n" % (t["row"], t["limit"],
+                                               t["peer"]))
+            s.append(md(tables.workload_noise(r, t)) + "\n")
     s.append("## perf stat workloads: wall time per op (TCG)\n")
     s.append("ns per op, median [min–max].\n")
     s.append(md(tables.perf_wall(r)) + "\n")
