@@ -314,30 +314,32 @@ def unprofiled(r):
     return "\n\n".join(out)
 
 
-def lower_bound(r):
-    """The limit row per traced case, and how far the row it is counted on
-    is from it, or "" when no trace says where its instructions came
-    from."""
+def essential_ops(r):
+    """The essential operations (limit.py) per traced case, as the row
+    they are counted on does them, and how far that row is from them, or
+    "" when no trace says where its instructions came from."""
     spec = limit.load()
     parts = []
     for c in r.trace_cases():
         got = limit.table(spec, r, c)
         if got is None:
             continue
-        lim = got[1]
-        far = [row for row in limit.distances(spec, r, c, lim)[1]
+        total = got[1]
+        far = [row for row in limit.distances(spec, r, c, total)[1]
                if row[0] == spec.row]
-        parts.append("`%s`, %d%s" % (c, lim, "" if not far else
-                                     " (`%s` %s over `%s`, %s above it)" % (
+        parts.append("`%s`, %d%s" % (c, total, "" if not far else
+                                     " (`%s` %s over `%s`, %s above them)" % (
                                          spec.row, far[0][2], far[0][1],
                                          far[0][3])))
     if not parts:
         return ""
-    return ("The `limit` row: the instructions any tag reference must add "
-            "to each traced pair (the call site setting the task's tag, the "
-            "reference stored and the two counters updated, then loaded, "
-            "decoded and the counters taken back), counted in `%s`'s traces: "
-            "%s. Each operation and every row's distance from it are in "
+    return ("The operations any tag reference must do in a pair (the call "
+            "site setting the task's tag, the reference stored and the two "
+            "counters updated, then loaded, decoded and the counters taken "
+            "back), in the instructions `%s` spends on them in each traced "
+            "case, by its traces: the cost of one form, not a bound on the "
+            "others, which may do them in fewer: %s. Each operation and "
+            "every row's distance from them are in "
             "[trace/README.md](trace/README.md)." % (spec.row, "; ".join(parts)))
 
 
@@ -392,10 +394,10 @@ def readme(r, judged, plots, stale=()):
         if u:
             s.append("### Without profiling\n")
             s.append(u + "\n")
-        lb = lower_bound(r)
-        if lb:
-            s.append("### The lower bound\n")
-            s.append(lb + "\n")
+        ess = essential_ops(r)
+        if ess:
+            s.append("### %s\n" % limit.title(limit.load()))
+            s.append(ess + "\n")
     s.append("## Setup\n")
     s.append(setup(r) + "\n")
     s.append("Matrix (`benchmarks/matrix.txt`):\n")

@@ -868,7 +868,7 @@ op load get_idx
                          {"site": 3, "store": 2, "count": 2, "load": 1})
         (hdr, rows), lim = limit.table(spec, r, "page-0")
         self.assertEqual(lim, 8)
-        self.assertEqual(rows[-1], ["**limit**", "**8**"])
+        self.assertEqual(rows[-1], ["**in all**", "**8**"])
         hdr, rows = limit.distances(spec, r, "page-0", lim)
         # fork-a: 5 + 14 instructions against off's 12
         self.assertEqual(rows, [["fork-a", "off", "+7", "-1"]])
@@ -890,7 +890,7 @@ op load get_idx
         self.assertEqual(limit.count(spec, r, "page-0-batch"),
                          {"site": 1.5, "store": 0, "count": 0, "load": 1.5})
         (hdr, rows), lim = limit.table(spec, r, "page-0-batch")
-        self.assertEqual(rows[-1], ["**limit**", "**3**"])
+        self.assertEqual(rows[-1], ["**in all**", "**3**"])
         hdr, rows = limit.distances(spec, r, "page-0-batch", lim)
         # fork-a: 18 a round against off's 12, 3 a pair
         self.assertEqual(rows, [["fork-a", "off", "+3", "+0"]])
