@@ -413,8 +413,9 @@ def readme(r, judged, plots, stale=()):
                  "\n".join("- " + m for m in mismatch[:40]) + "\n")
     else:
         s.append("Each icount configuration ran twice; all %d figures "
-                 "(microbenchmark, perf workloads, boot) are identical "
-                 "between the two runs. Tables show run 1.\n" % nchecked)
+                 "(microbenchmark, perf workloads, boot, cache model) are "
+                 "identical between the two runs. Tables show run 1.\n" %
+                 nchecked)
     s.append("## Targets\n")
     s.append("How a target over repeated figures (the microbenchmark's, "
              "the workloads') is judged: %s.\n" % targets.NOISE_RULE)
