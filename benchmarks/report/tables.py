@@ -2,7 +2,8 @@
 module; md() writes one as Markdown.  The cells carry Markdown's backticks;
 the RFC strips them (scripts/rfc/cover-letter.py)."""
 from . import data
-from .targets import INSTRUCTION_KINDS, extremes, fmt_pct, pct, share_margin, verdict
+from .targets import (INSTRUCTION_KINDS, extremes, fmt_pct, pct,
+                      share_margin, verdict)
 
 
 def md(table, left=1):
@@ -124,9 +125,10 @@ def workload_noise(r, t):
     rows = (t["row"], r.matrix[t["row"]].baseline, t["peer"],
             r.matrix[t["peer"]].baseline)
     margin = share_margin(t["limit"])
-    hdr = ["workload"] + ["spread of `%s`" % x for x in dict.fromkeys(rows)] + \
-        ["`%s` adds" % rows[0], "%s of what `%s` adds" % (t["limit"], rows[2]),
-         "margin, least to most favourable", "verdict"]
+    hdr = ["workload"] + [
+        "spread of `%s`" % x for x in dict.fromkeys(rows)] + [
+        "`%s` adds" % rows[0], "%s of what `%s` adds" % (t["limit"], rows[2]),
+        "margin, least to most favourable", "verdict"]
     out = []
     for w, _ in WORKLOADS[1:]:
         spans = [r.perf_span(x, w) for x in rows]

@@ -288,11 +288,11 @@ def absent(r, *rows):
 # workloads') is judged, as results/README.md states it.
 NOISE_RULE = (
     "each case (a page row, a workload, a call site) is judged on the "
-    "cheapest and the dearest repeat of each row it compares: met when its limit holds even with every row "
-    "at whichever of the two is the less favourable, not met when the limit "
-    "fails even with every row at the more favourable, and within noise "
-    "otherwise, and the verdict names every case not met and every case "
-    "within noise, with its figures")
+    "cheapest and the dearest repeat of each row it compares: met when its "
+    "limit holds even with every row at whichever of the two is the less "
+    "favourable, not met when the limit fails even with every row at the "
+    "more favourable, and within noise otherwise, and the verdict names "
+    "every case not met and every case within noise, with its figures")
 
 
 def extremes(rows, spans, margin):
