@@ -12,8 +12,6 @@ RESULTS-DIR (default results) gets, from what it holds:
   bootprof/*.tsv     bootprof/README.md
   pageflags.csv      pageflags.md
   tagcounts.csv      tagcounts.md
-  tcg-anomaly/       tcg-anomaly/README.md (the host-load check over a
-                     kept run, and its traces/INDEX)
   capture/*.csv      capture/README.md and capture/flame.svg
   inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines, what
                      the tree would record as measured when 'make report'
@@ -25,7 +23,7 @@ bad input.
 import os
 import sys
 
-from . import capture, data, hostload, plots, survey, targets, text, traces
+from . import capture, data, plots, survey, targets, text, traces
 from .matrix import MatrixError
 
 
@@ -88,10 +86,6 @@ def render(d, readme=None, draw=True):
         write(r.path("bootprof", "README.md"), traces.bootprof_readme(r))
     if r.has("capture", "stacks.csv"):
         capture.render(r.path("capture"), write)
-    if r.has("tcg-anomaly", "micro.csv"):
-        a = data.Results(r.path("tcg-anomaly"), r.matrix)
-        write(a.path("README.md"), hostload.anomaly_readme(
-            a, hostload.traces_note(a.path("traces", "INDEX"))))
     if not r.has("micro.csv"):
         return []
     for name in data.BENCH_CSVS:

@@ -192,6 +192,11 @@ class Results:
         v = self.micro_reps(row, key)
         return max(v) - min(v) if v else None
 
+    def micro_span(self, row, key):
+        """(median, min, max) of run icount-1's repeats, or None."""
+        v = self.micro_reps(row, key)
+        return (statistics.median(v), min(v), max(v)) if v else None
+
     def micro_wall(self, row, key):
         """(median, min, max, repeats) of the plain-TCG ns per op, or None."""
         v = [float(r["ns_per_op"]) for r in self.micro
@@ -221,6 +226,12 @@ class Results:
         reps = self.perf_reps(row, w)
         return float(reps[-1]["ns_per_op"]) - float(reps[0]["ns_per_op"]) \
             if reps else None
+
+    def perf_span(self, row, w):
+        """(the median repeat's, min, max) ns per op of workload w's
+        repeats, or None."""
+        v = [float(x["ns_per_op"]) for x in self.perf_reps(row, w)]
+        return (v[(len(v) - 1) // 2], v[0], v[-1]) if v else None
 
     def perf_wall(self, row, w):
         v = [float(r["ns_per_op"]) for r in self.perf

@@ -1,7 +1,8 @@
-"""The lower bound of what a tag reference adds to an alloc+free pair (the
-`limit` row), from benchmarks/trace/limit.txt and the traces of the row it
-names: the instructions of the operations any form must add, each counted
-where that row's trace says the instruction came from."""
+"""The essential operations of a tag reference in an alloc+free pair, as
+the row benchmarks/trace/limit.txt names does them: the instructions of
+the operations any form must do, each counted where that row's trace says
+the instruction came from.  They are that row's own cost of them, not a
+bound on other forms, which may do them in fewer."""
 import os
 from typing import NamedTuple
 
@@ -51,6 +52,12 @@ def load(path=PATH):
     return Spec(row, ops, rules)
 
 
+def title(spec):
+    """The count's name in the report: the row's essential operations."""
+    return "`%s`'%s essential operations" % (
+        spec.row, "" if spec.row.endswith("s") else "s")
+
+
 def matches(rule, frames, src):
     return any(rule.function in (fn, "*") and
                (not rule.text or rule.text in src.get(place, ""))
@@ -97,21 +104,21 @@ def fmt(v, sign=""):
 
 
 def table(spec, r, case):
-    """((header, rows) of @case's operations and their sum, the limit), or
-    None when the limit cannot be counted."""
+    """((header, rows) of @case's operations, their sum), or None when
+    they cannot be counted."""
     per = count(spec, r, case)
     if per is None:
         return None
-    limit = sum(per.values())
+    total = sum(per.values())
     rows = [["`%s`" % op, fmt(n)] for op, n in per.items()]
-    rows.append(["**limit**", "**%s**" % fmt(limit)])
-    return (["operation (counted in %s's trace)" % spec.row, "instructions"],
-            rows), limit
+    rows.append(["**in all**", "**%s**" % fmt(total)])
+    return (["operation (counted in the trace of `%s`)" % spec.row,
+             "instructions"], rows), total
 
 
-def distances(spec, r, case, limit):
+def distances(spec, r, case, total):
     """(header, rows): each traced row with profiling over its own tree's
-    off, and how far that is from @limit."""
+    off, and how far that is from @total, the essential operations'."""
     out = []
     for x in r.trace_rows(case):
         base = r.matrix[x].baseline
@@ -122,5 +129,6 @@ def distances(spec, r, case, limit):
             continue
         over = sum(mine.values()) / r.trace_pairs(x, case) - \
             sum(theirs.values()) / r.trace_pairs(base, case)
-        out.append([x, base, fmt(over, "+"), fmt(over - limit, "+")])
-    return ["row", "over", "instructions over it", "over the limit"], out
+        out.append([x, base, fmt(over, "+"), fmt(over - total, "+")])
+    return ["row", "over", "instructions over it",
+            "over the essential operations"], out

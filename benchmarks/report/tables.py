@@ -2,7 +2,8 @@
 module; md() writes one as Markdown.  The cells carry Markdown's backticks;
 the RFC strips them (scripts/rfc/cover-letter.py)."""
 from . import data
-from .targets import INSTRUCTION_KINDS, fmt_pct, pct
+from .targets import (INSTRUCTION_KINDS, extremes, fmt_pct, pct,
+                      share_margin, verdict)
 
 
 def md(table, left=1):
@@ -113,6 +114,32 @@ def perf_icount(r):
                             pct(v, base and float(base["ns_per_op"]))), o),
                         "%.2f" % (int(p["task_clock_ns"]) / 1e6),
                         p["page_faults"], p["context_switches"]])
+    return hdr, out
+
+
+def workload_noise(r, t):
+    """How wide the noise of a workloads target (judged, targets.judge())
+    is on each workload: the spread of each row it compares, what the row
+    adds and the share of what its peer adds (medians), and the margin
+    with every row at its least and at its most favourable repeat."""
+    rows = (t["row"], r.matrix[t["row"]].baseline, t["peer"],
+            r.matrix[t["peer"]].baseline)
+    margin = share_margin(t["limit"])
+    hdr = ["workload"] + [
+        "spread of `%s`" % x for x in dict.fromkeys(rows)] + [
+        "`%s` adds" % rows[0], "%s of what `%s` adds" % (t["limit"], rows[2]),
+        "margin, least to most favourable", "verdict"]
+    out = []
+    for w, _ in WORKLOADS[1:]:
+        spans = [r.perf_span(x, w) for x in rows]
+        if None in spans:
+            continue
+        v, b, q, bq = (sp[0] for sp in spans)
+        least, most = extremes(rows, spans, margin)
+        out.append([w] + [fmt_n(sp[2] - sp[1])
+                          for sp in dict(zip(rows, spans)).values()] +
+                   ["%+.1f" % (v - b), "%+.1f" % (margin(0, 0, q, bq)),
+                    "%+.1f to %+.1f" % (least, most), verdict(least, most)])
     return hdr, out
 
 

@@ -39,6 +39,7 @@ Kinds (the English of each is name() below):
             of where its gain comes from
 """
 import csv
+import itertools
 import os
 from fractions import Fraction
 from typing import NamedTuple
@@ -283,19 +284,109 @@ def absent(r, *rows):
     return None
 
 
-def noise(r, key, *rows):
-    """How far a difference between rows can move with the repeats: the
-    sum of their spreads (data.Results.micro_spread)."""
-    return sum(r.micro_spread(x, key) or 0.0 for x in rows)
+# How a target over repeated figures (the microbenchmark's, the
+# workloads') is judged, as results/README.md states it.
+NOISE_RULE = (
+    "each case (a page row, a workload, a call site) is judged on the "
+    "cheapest and the dearest repeat of each row it compares: met when its "
+    "limit holds even with every row at whichever of the two is the less "
+    "favourable, not met when the limit fails even with every row at the "
+    "more favourable, and within noise otherwise, and the verdict names "
+    "every case not met and every case within noise, with its figures")
 
 
-def verdict(margin, spread):
-    """"met" or "not met" by margin (how far under the limit the figure
-    is, negative over it), "within noise" when the repeats' spread is
-    larger than the margin either way."""
-    if abs(margin) < spread:
-        return "within noise"
-    return "met" if margin >= 0 else "not met"
+def extremes(rows, spans, margin):
+    """The least and the most favourable margin(*figures) over the
+    repeats: each row of rows (a row named twice taken once) at its
+    cheapest or its dearest repeat, spans being each row's (median, min,
+    max).  margin is linear in each figure, so these corners bound it."""
+    ends = dict(zip(rows, (sp[1:] for sp in spans)))
+    got = [margin(*(dict(zip(ends, pick))[x] for x in rows))
+           for pick in itertools.product(*ends.values())]
+    return min(got), max(got)
+
+
+def verdict(least, most):
+    """"met" when even the least favourable margin (how far under the
+    limit a figure is, negative over it) is not over, "not met" when
+    even the most favourable one is, "within noise" otherwise."""
+    if least >= 0:
+        return "met"
+    return "not met" if most < 0 else "within noise"
+
+
+def judge_case(rows, spans, fig, margin):
+    """(verdict, evidence) of one case: the evidence is fig of rows'
+    medians, the verdict margin's over their repeats' extremes."""
+    return (verdict(*extremes(rows, spans, margin)),
+            fig(*(sp[0] for sp in spans)))
+
+
+def cases_verdict(judged, missing):
+    """The verdict of a target over cases, judged being (label, figures,
+    verdict) of each: every case not met and every case within noise, by
+    label with its figures; "met" only when every case is measured and
+    met."""
+    parts = []
+    for what in ("not met", "within noise"):
+        named = ["%s (%s)" % (label, f) for label, f, got in judged
+                 if got == what]
+        if named:
+            parts.append("%s: %s" % (what, "; ".join(named)))
+    if missing:
+        parts.append("not measured: %s%s" % ("; ".join(missing), "" if parts
+                                             else " (met on the rest)"))
+    return "; ".join(parts) or "met"
+
+
+def judge_each(r, cases, rows, fig, margin, span=None):
+    """Judge every case (label, key) of a target on rows' figures, each a
+    row's (median, min, max) of repeats by span(row, key) (the
+    microbenchmark's unless given): fig(*medians) is a case's evidence,
+    margin(*figures) how far under its limit the case is.  Returns
+    (verdict, evidence, the keys of the cases not met)."""
+    a = absent(r, *dict.fromkeys(rows))
+    if a:
+        return "not measured", a, []
+    span = span or r.micro_span
+    judged, missing, failing = [], [], []
+    for label, k in cases:
+        spans = [span(x, k) for x in rows]
+        if None in spans:
+            missing.append(label)
+            continue
+        got, f = judge_case(rows, spans, fig, margin)
+        judged.append((label, f, got))
+        if got == "not met":
+            failing.append(k)
+    if not judged:
+        return "not measured", "no figures: " + "; ".join(missing), []
+    return (cases_verdict(judged, missing),
+            "; ".join("%s %s" % (label, f) for label, f, _ in judged), failing)
+
+
+def shares(r, t):
+    """The rows of a share, in the order of share_margin's figures: the
+    row, its baseline, its peer, the peer's baseline."""
+    p = peer(r, t)
+    return (t.row, own_base(r, t.row), p, own_base(r, p))
+
+
+def share_margin(limit):
+    """How far under a share's limit: LIMIT of what the peer adds less
+    what the row adds, each over its own baseline."""
+    f = float(Fraction(limit))
+    return lambda v, b, q, bq: (q - bq) * f - (v - b)
+
+
+def pct_margin(t):
+    """How far under +LIMIT% of the baseline."""
+    return lambda v, b: b * float(t.limit) / 100 - (v - b)
+
+
+def over_margin(t):
+    """How far under LIMIT instructions over another row."""
+    return lambda v, b: float(t.limit) - (v - b)
 
 
 def over_fig(b, bq):
@@ -304,142 +395,60 @@ def over_fig(b, bq):
 
 
 def judge_share(r, t):
-    p, o, key = peer(r, t), base(r, t), data.SITES[t.site]
-    po = own_base(r, p)
-    a = absent(r, t.row, p, o, po)
+    key, rows = data.SITES[t.site], shares(r, t)
+    a = absent(r, *dict.fromkeys(rows))
     if a:
         return "not measured", a
-    b, v, q, bq = [r.micro_icount(x, key) for x in (o, t.row, p, po)]
-    if None in (b, v, q, bq):
+    spans = [r.micro_span(x, key) for x in rows]
+    if None in spans:
         return "not measured", "no %s call site figure" % t.site
-    f = float(Fraction(t.limit))
-    return (verdict((q - bq) * f - (v - b),
-                    noise(r, key, *dict.fromkeys((o, t.row, p, po)))),
-            "+%.1f vs +%.1f over %s (%s vs %s)" % (
-                v - b, q - bq, over_fig(b, bq), fmt_pct(pct(v, b)),
-                fmt_pct(pct(q, bq))))
+    return judge_case(rows, spans, lambda v, b, q, bq: (
+        "+%.1f vs +%.1f over %s (%s vs %s)" % (
+            v - b, q - bq, over_fig(b, bq), fmt_pct(pct(v, b)),
+            fmt_pct(pct(q, bq)))), share_margin(t.limit))
 
 
 def judge_within(r, t):
-    o, key = base(r, t), data.SITES[t.site]
-    a = absent(r, t.row, o)
+    key, rows = data.SITES[t.site], (t.row, base(r, t))
+    a = absent(r, *rows)
     if a:
         return "not measured", a
-    b, v = r.micro_icount(o, key), r.micro_icount(t.row, key)
-    if None in (b, v):
+    spans = [r.micro_span(x, key) for x in rows]
+    if None in spans:
         return "not measured", "no %s call site figure" % t.site
-    return (verdict(b * float(t.limit) / 100 - (v - b), noise(r, key, o, t.row)),
-            "+%.1f over %.1f (%s)" % (v - b, b, fmt_pct(pct(v, b))))
+    return judge_case(rows, spans, lambda v, b: "+%.1f over %.1f (%s)" % (
+        v - b, b, fmt_pct(pct(v, b))), pct_margin(t))
 
 
 def judge_delta(r, t):
-    p = peer(r, t)
-    a = absent(r, t.row, p)
-    if a:
-        return "not measured", a
-    ev, got = [], set()
-    for site, key in sorted(data.SITES.items()):
-        v, q = r.micro_icount(t.row, key), r.micro_icount(p, key)
-        if None in (v, q):
-            return "not measured", "no %s call site figure" % site
-        ev.append("%s site %+.1f (%.1f vs %.1f)" % (site, v - q, v, q))
-        got.add(verdict(float(t.limit) - (v - q), noise(r, key, t.row, p)))
-    return next(x for x in ("not met", "within noise", "met") if x in got), \
-        "; ".join(ev)
+    return judge_each(
+        r, [("%s site" % site, k) for site, k in sorted(data.SITES.items())],
+        (t.row, peer(r, t)),
+        lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q), over_margin(t))
 
 
-def page_rows(r, t, rows):
-    """Per page row: (label, each of rows' baseline figures, each of rows'
-    figures), or a reason none was measured; and the labels of the page
-    rows without a figure (a case the data predates).  Each row is taken
-    over its own tree's baseline."""
+def labelled(keys):
+    """(label, key) of each benchmark key."""
     from .tables import bench_label
-    bases = tuple(own_base(r, x) for x in rows)
-    for row in tuple(dict.fromkeys(bases)) + rows:
-        if row not in r.measured():
-            return None, "not measured: %s" % r.skip_reason(
-                row, "row not in the data"), []
-    out, missing = [], []
-    for k in data.PAGE_ROWS:
-        b = [r.micro_icount(x, k) for x in bases]
-        v = [r.micro_icount(x, k) for x in rows]
-        if None in b + v:
-            missing.append(bench_label(*k))
-        else:
-            out.append((bench_label(*k), b, v, k))
-    if not out:
-        return None, "no page row figure", missing
-    return out, None, missing
-
-
-def pages_verdict(bad, missing, noisy=()):
-    """Every page row must be measured and within the limit to be met; a
-    row whose margin is inside its repeats' spread makes it "within
-    noise" unless another row fails."""
-    if bad:
-        return "not met: " + "; ".join(bad)
-    if noisy:
-        return "within noise: " + "; ".join(noisy) + (
-            " (not measured: %s)" % "; ".join(missing) if missing else "")
-    if missing:
-        return "not measured: " + "; ".join(missing) + " (met on the rest)"
-    return "met"
+    return [(bench_label(*k), k) for k in keys]
 
 
 def judge_pages_within(r, t):
-    figs, why, missing = page_rows(r, t, (t.row,))
-    if figs is None:
-        return "not measured", why
-    ev, bad, noisy, failing = [], [], [], []
-    for label, (b,), (v,), k in figs:
-        ev.append("%s %s" % (label, fmt_pct(pct(v, b))))
-        got = verdict(b * float(t.limit) / 100 - (v - b),
-                      noise(r, k, base(r, t), t.row))
-        {"not met": bad, "within noise": noisy}.get(got, []).append(label)
-        if got == "not met":
-            failing.append(k)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
+    return judge_each(r, labelled(data.PAGE_ROWS), (t.row, base(r, t)),
+                      lambda v, b: fmt_pct(pct(v, b)), pct_margin(t))
 
 
 def judge_pages_share(r, t):
-    figs, why, missing = page_rows(r, t, (t.row, peer(r, t)))
-    if figs is None:
-        return "not measured", why
-    f, ev, bad, noisy, failing = float(Fraction(t.limit)), [], [], [], []
-    p = peer(r, t)
-    for label, (b, bq), (v, q), k in figs:
-        ev.append("%s +%.1f vs +%.1f" % (label, v - b, q - bq))
-        got = verdict((q - bq) * f - (v - b),
-                      noise(r, k, *dict.fromkeys((base(r, t), t.row, p,
-                                                  own_base(r, p)))))
-        {"not met": bad, "within noise": noisy}.get(got, []).append(label)
-        if got == "not met":
-            failing.append(k)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
+    return judge_each(r, labelled(data.PAGE_ROWS), shares(r, t),
+                      lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
+                      share_margin(t.limit))
 
 
 def judge_workloads_share(r, t):
     from .tables import WORKLOADS
-    p, o = peer(r, t), base(r, t)
-    po = own_base(r, p)
-    a = absent(r, t.row, p, o, po)
-    if a:
-        return "not measured", a
-    f, ev, bad, noisy, missing = float(Fraction(t.limit)), [], [], [], []
-    for w, _ in WORKLOADS[1:]:
-        got = [r.perf_icount(x, w) for x in (o, t.row, p, po)]
-        if None in got:
-            missing.append(w)
-            continue
-        b, v, q, bq = (float(x["ns_per_op"]) for x in got)
-        ev.append("%s +%.1f vs +%.1f" % (w, v - b, q - bq))
-        spread = sum(r.perf_spread(x, w) or 0.0
-                     for x in dict.fromkeys((o, t.row, p, po)))
-        verdict_w = verdict((q - bq) * f - (v - b), spread)
-        {"not met": bad, "within noise": noisy}.get(verdict_w, []).append(w)
-    if not ev:
-        return "not measured", "no workload figures: " + ", ".join(missing)
-    return pages_verdict(bad, missing, noisy), "; ".join(ev), bad
+    return judge_each(r, [(w, w) for w, _ in WORKLOADS[1:]], shares(r, t),
+                      lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
+                      share_margin(t.limit), r.perf_span)
 
 
 def judge_memory_share(r, t):
@@ -462,82 +471,36 @@ def judge_memory_share(r, t):
     return ("not met: " + ", ".join(bad) if bad else "met"), "; ".join(ev)
 
 
-def judge_slab(r, t):
-    p = peer(r, t)
-    a = absent(r, t.row, p)
-    if a:
-        return "not measured", a
-    from .tables import bench_label
-    worse = []
-    # Rows of two trees: what each adds over its own tree's baseline
-    o, po = own_base(r, t.row), own_base(r, p)
-    for k in r.micro_keys():
-        if k[0] not in ("kmalloc", "cache"):
-            continue
-        c, q = r.micro_icount(t.row, k), r.micro_icount(p, k)
-        if o != po:
-            bc, bq = r.micro_icount(o, k), r.micro_icount(po, k)
-            if None in (c, q, bc, bq):
-                continue
-            if c - bc > q - bq + float(t.limit):
-                worse.append("%s %+.1f > %+.1f over their baselines" % (
-                    bench_label(*k), c - bc, q - bq))
-        elif c is not None and q is not None and c > q + float(t.limit):
-            worse.append("%s %.1f > %.1f" % (bench_label(*k), c, q))
-    return ("not met" if worse else "met",
-            "; ".join(worse) or "every kmalloc/kmem_cache case")
-
-
 def slab_keys(r):
     """The kmalloc/kmem_cache cases measured."""
     return [k for k in r.micro_keys() if k[0] in ("kmalloc", "cache")]
 
 
-def slab_cases(r, t, rows, judge_one):
-    """Judge every slab case: judge_one(label, figures, bases, key) gives
-    (evidence, verdict); figures and bases are rows' and their own
-    baselines'."""
-    from .tables import bench_label
-    bases = [own_base(r, x) for x in rows]
-    a = absent(r, *dict.fromkeys(list(rows) + bases))
-    if a:
-        return "not measured", a
-    ev, bad, noisy, missing, failing = [], [], [], [], []
-    for k in slab_keys(r):
-        v = [r.micro_icount(x, k) for x in rows]
-        b = [r.micro_icount(x, k) for x in bases]
-        if None in v + b:
-            missing.append(bench_label(*k))
-            continue
-        e, got = judge_one(v, b, k)
-        ev.append("%s %s" % (bench_label(*k), e))
-        {"not met": bad, "within noise": noisy}.get(got, []).append(
-            bench_label(*k))
-        if got == "not met":
-            failing.append(k)
-    if not ev:
-        return "not measured", "no kmalloc/kmem_cache figures"
-    return pages_verdict(bad, missing, noisy), "; ".join(ev), failing
+def judge_slab(r, t):
+    """Within LIMIT instructions of VS (the peer unless given); rows of
+    two trees, each over its own tree's baseline."""
+    rows = shares(r, t)
+    if rows[1] == rows[3]:
+        return judge_each(
+            r, labelled(slab_keys(r)), rows[::2],
+            lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q),
+            over_margin(t))
+    return judge_each(
+        r, labelled(slab_keys(r)), rows,
+        lambda v, b, q, bq: "%+.1f vs %+.1f over their baselines" % (
+            v - b, q - bq),
+        lambda v, b, q, bq: float(t.limit) - (v - b) + (q - bq))
 
 
 def judge_slab_share(r, t):
-    p, f = peer(r, t), float(Fraction(t.limit))
-    rows = (t.row, p)
-
-    def one(v, b, k):
-        return ("+%.1f vs +%.1f" % (v[0] - b[0], v[1] - b[1]),
-                verdict((v[1] - b[1]) * f - (v[0] - b[0]),
-                        noise(r, k, *dict.fromkeys(rows + tuple(
-                            own_base(r, x) for x in rows)))))
-    return slab_cases(r, t, rows, one)
+    return judge_each(r, labelled(slab_keys(r)), shares(r, t),
+                      lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
+                      share_margin(t.limit))
 
 
 def judge_slab_within(r, t):
-    def one(v, b, k):
-        return ("%+.1f" % (v[0] - b[0]),
-                verdict(float(t.limit) - (v[0] - b[0]),
-                        noise(r, k, t.row, own_base(r, t.row))))
-    return slab_cases(r, t, (t.row,), one)
+    return judge_each(r, labelled(slab_keys(r)), (t.row, base(r, t)),
+                      lambda v, b: "%+.1f" % (v - b), over_margin(t))
 
 
 def judge_page_ext(r, t):

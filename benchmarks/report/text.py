@@ -314,30 +314,32 @@ def unprofiled(r):
     return "\n\n".join(out)
 
 
-def lower_bound(r):
-    """The limit row per traced case, and how far the row it is counted on
-    is from it, or "" when no trace says where its instructions came
-    from."""
+def essential_ops(r):
+    """The essential operations (limit.py) per traced case, as the row
+    they are counted on does them, and how far that row is from them, or
+    "" when no trace says where its instructions came from."""
     spec = limit.load()
     parts = []
     for c in r.trace_cases():
         got = limit.table(spec, r, c)
         if got is None:
             continue
-        lim = got[1]
-        far = [row for row in limit.distances(spec, r, c, lim)[1]
+        total = got[1]
+        far = [row for row in limit.distances(spec, r, c, total)[1]
                if row[0] == spec.row]
-        parts.append("`%s`, %d%s" % (c, lim, "" if not far else
-                                     " (`%s` %s over `%s`, %s above it)" % (
+        parts.append("`%s`, %d%s" % (c, total, "" if not far else
+                                     " (`%s` %s over `%s`, %s above them)" % (
                                          spec.row, far[0][2], far[0][1],
                                          far[0][3])))
     if not parts:
         return ""
-    return ("The `limit` row: the instructions any tag reference must add "
-            "to each traced pair (the call site setting the task's tag, the "
-            "reference stored and the two counters updated, then loaded, "
-            "decoded and the counters taken back), counted in `%s`'s traces: "
-            "%s. Each operation and every row's distance from it are in "
+    return ("The operations any tag reference must do in a pair (the call "
+            "site setting the task's tag, the reference stored and the two "
+            "counters updated, then loaded, decoded and the counters taken "
+            "back), in the instructions `%s` spends on them in each traced "
+            "case, by its traces: the cost of one form, not a bound on the "
+            "others, which may do them in fewer: %s. Each operation and "
+            "every row's distance from them are in "
             "[trace/README.md](trace/README.md)." % (spec.row, "; ".join(parts)))
 
 
@@ -392,10 +394,10 @@ def readme(r, judged, plots, stale=()):
         if u:
             s.append("### Without profiling\n")
             s.append(u + "\n")
-        lb = lower_bound(r)
-        if lb:
-            s.append("### The lower bound\n")
-            s.append(lb + "\n")
+        ess = essential_ops(r)
+        if ess:
+            s.append("### %s\n" % limit.title(limit.load()))
+            s.append(ess + "\n")
     s.append("## Setup\n")
     s.append(setup(r) + "\n")
     s.append("Matrix (`benchmarks/matrix.txt`):\n")
@@ -411,9 +413,12 @@ def readme(r, judged, plots, stale=()):
                  "\n".join("- " + m for m in mismatch[:40]) + "\n")
     else:
         s.append("Each icount configuration ran twice; all %d figures "
-                 "(microbenchmark, perf workloads, boot) are identical "
-                 "between the two runs. Tables show run 1.\n" % nchecked)
+                 "(microbenchmark, perf workloads, boot, cache model) are "
+                 "identical between the two runs. Tables show run 1.\n" %
+                 nchecked)
     s.append("## Targets\n")
+    s.append("How a target over repeated figures (the microbenchmark's, "
+             "the workloads') is judged: %s.\n" % targets.NOISE_RULE)
     s.append(md(tables.targets(judged)) + "\n")
     s.append("Facts of the design, checked against the data: they follow "
              "from where each form keeps its index, or from the code the "
@@ -456,9 +461,8 @@ def readme(r, judged, plots, stale=()):
              "plus its free; `batch` allocates %s objects, then frees "
              "them; bulk is per page. Under `-icount shift=0` guest ns "
              "equal instructions. Each figure is %s; every target over "
-             "these figures reads \"within noise\" when its margin, met "
-             "or not, is smaller than the sum of the spreads of the rows "
-             "it compares.\n" % ("256", r.REPEAT_RULE))
+             "these figures is judged on the repeats' extremes, as Targets "
+             "says.\n" % ("256", r.REPEAT_RULE))
     s.append(md(tables.micro_icount(r)) + "\n")
     if "overhead" in plots:
         s.append("![overhead](overhead.svg)\n")
@@ -528,6 +532,16 @@ def readme(r, judged, plots, stale=()):
     s.append(md(tables.micro_wall(r)) + "\n")
     s.append("## perf stat workloads (icount)\n")
     s.append(md(tables.perf_icount(r)) + "\n")
+    for t in judged:
+        if t["kind"] == "workloads_share" and t["verdict"] != "not measured":
+            s.append("How wide the noise is for the target that `%s` adds "
+                     "at most %s of what `%s` adds: instructions an op, "
+                     "each spread the row's max minus min over its repeats, "
+                     "the margin how far under the limit (negative: over) "
+                     "with every row at its least and at its most "
+                     "favourable repeat.\n" % (t["row"], t["limit"],
+                                               t["peer"]))
+            s.append(md(tables.workload_noise(r, t)) + "\n")
     s.append("## perf stat workloads: wall time per op (TCG)\n")
     s.append("ns per op, median [min–max].\n")
     s.append(md(tables.perf_wall(r)) + "\n")

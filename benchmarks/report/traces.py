@@ -61,22 +61,27 @@ def trace_table(r, case="page-0"):
 
 
 def limit_section(spec, r, case):
-    """The case's limit row and each row's distance from it."""
+    """The case's essential operations and each row's distance from
+    them."""
     got = limit.table(spec, r, case)
     if got is None:
-        return ["No `limit` for this case: %s's trace of it does not say "
-                "which functions its instructions were inlined from (`make "
-                "trace` traces it again).\n" % spec.row]
-    tab, lim = got
-    return ["### The limit: %s instructions%s\n" % (
-                limit.fmt(lim), " a pair" if case.endswith("-batch") else ""),
-            "The operations any tag reference adds to this pair, each "
-            "counted in %s's trace where its instructions came from "
+        return ["No count of %s for this case: the trace of `%s` does not "
+                "say which functions its instructions were inlined from "
+                "(`make trace` traces it again).\n" % (limit.title(spec),
+                                                       spec.row)]
+    tab, total = got
+    return ["### %s: %s instructions%s\n" % (
+                limit.title(spec), limit.fmt(total),
+                " a pair" if case.endswith("-batch") else ""),
+            "The operations any tag reference must do in this pair, each "
+            "counted in the trace of `%s` where its instructions came from "
             "(`benchmarks/trace/limit.txt` names the functions and source "
             "lines; the call site is the benchmark module's instructions "
-            "over %s's):\n" % (spec.row, r.matrix[spec.row].baseline),
-            md(tab), "", "How far each row is from it:\n",
-            md(limit.distances(spec, r, case, lim)), ""]
+            "over `%s`'s): that row's own cost of them, not a bound on "
+            "other forms, which may do them in fewer.\n" % (
+                spec.row, r.matrix[spec.row].baseline),
+            md(tab), "", "How far each row is from them:\n",
+            md(limit.distances(spec, r, case, total)), ""]
 
 
 def trace_readme(r):
