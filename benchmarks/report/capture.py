@@ -18,7 +18,7 @@ import html
 import os
 import re
 
-from .tables import md
+from .fmt import md
 
 SITES = {"page": "page, module call site", "kpage": "page, kernel call site",
          "kmalloc": "kmalloc(64), module call site"}

@@ -33,6 +33,16 @@ PAGE_ROWS = (MODULE_SITE, KERNEL_SITE, ("page", "1", "hot"),
 PAGE_ROWS_TEXT = ("orders 0-3, batch, bulk, vmalloc, working set, both call "
                   "sites")
 
+# The workloads (make bench's perf.csv), each with what one op is; micro
+# is the microbenchmark's order-0 pair, the others real programs.
+WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
+             ("messaging", "perf bench sched messaging (per message)"),
+             ("files", "tmpfs file create, write, read, delete (per file)"),
+             ("spawn", "fork + exec + exit of a static program (per spawn)"),
+             ("stream", "AF_UNIX stream between processes (per 4 KiB)"),
+             ("pagefault", "mmap/touch/munmap (per fault)"),
+             ("forkexit", "fork + exit + wait (per fork)")]
+
 BENCH_CSVS = ("micro.csv", "perf.csv", "boot.csv", "cachesim.csv",
               "skipped.csv")
 MADE_BY = {"micro.csv": "make bench", "perf.csv": "make bench",
@@ -434,7 +444,6 @@ class Results:
 
     def workload_profiles(self):
         """(workload, row) of every workload profile, in matrix order."""
-        from .tables import WORKLOADS
         return [(w, x) for w, _ in WORKLOADS for x in self.matrix.names()
                 if self.has("bootprof", w, x + ".tsv")]
 

@@ -13,7 +13,7 @@ results/README.md gets the check for the run it publishes.
 """
 import statistics
 
-from .tables import bench_label, md
+from .fmt import bench_label, md
 
 # A row or a workload this many times its peers' median per instruction
 # ran on a loaded host.

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 
 from . import data
-from .tables import bench_label, lead_pairs
-from .targets import pct
+from .fmt import bench_label, pct
+from .tables import lead_pairs
 
 # Every bar chart's gnuplot style.
 HISTOGRAMS = """

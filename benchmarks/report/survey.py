@@ -4,7 +4,7 @@ module).  Every number in the tables is read from, or computed here from,
 those CSVs; the RFC takes its survey tables from the functions here."""
 import os
 
-from .tables import md
+from .fmt import md
 
 
 def stamp(rows):

@@ -1,41 +1,10 @@
 """The benchmark tables, each a (header, rows) pair of cells, from the data
-module; md() writes one as Markdown.  The cells carry Markdown's backticks;
-the RFC strips them (scripts/rfc/cover-letter.py)."""
+module and the verdicts; fmt.md() writes one as Markdown.  The cells carry
+Markdown's backticks; the RFC strips them (scripts/rfc/cover-letter.py)."""
 from . import data
-from .targets import (INSTRUCTION_KINDS, extremes, fmt_pct, pct,
-                      share_margin, verdict)
-
-
-def md(table, left=1):
-    """A Markdown table: the first left columns left-aligned, the rest
-    right-aligned."""
-    header, rows = table
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---" if i < left else "---:"
-                          for i in range(len(header))) + "|"]
-    for r in rows:
-        out.append("| " + " | ".join(str(c) for c in r) + " |")
-    return "\n".join(out)
-
-
-def fmt_n(v, nd=1):
-    return "" if v is None else ("%.*f" % (nd, v))
-
-
-def bench_label(bench, arg, kind):
-    if bench == "page":
-        s = "page order %s" % arg
-    elif bench == "kpage":
-        s = "page order 0, kernel call site"
-    elif bench == "bulk":
-        s = "alloc_pages_bulk() of %s (per page)" % arg
-    elif bench == "vmalloc":
-        s = "vmalloc() and vfree() of %s pages (per page)" % arg
-    elif bench == "kmalloc":
-        s = "kmalloc(%s)" % arg
-    else:
-        s = "kmem_cache %s B" % arg
-    return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
+from .data import WORKLOADS
+from .fmt import bench_label, fmt_n, fmt_pct, md, pct
+from .targets import extremes, share_margin, verdict
 
 
 def vs_header(r, first):
@@ -84,15 +53,6 @@ def micro_wall(r):
     keys = [(bench_label(*k), k) for k in r.micro_keys()]
     return (vs_header(r, "operation (alloc + free)"),
             wall_lines(r, keys, r.micro_wall, "%.1f [%.1f–%.1f]"))
-
-
-WORKLOADS = [("micro", "allocbench page order 0 (per alloc+free)"),
-             ("messaging", "perf bench sched messaging (per message)"),
-             ("files", "tmpfs file create, write, read, delete (per file)"),
-             ("spawn", "fork + exec + exit of a static program (per spawn)"),
-             ("stream", "AF_UNIX stream between processes (per 4 KiB)"),
-             ("pagefault", "mmap/touch/munmap (per fault)"),
-             ("forkexit", "fork + exit + wait (per fork)")]
 
 
 def perf_icount(r):

@@ -13,7 +13,7 @@ Kinds (the English of each is name() below):
   pages_share   ROW adds at most LIMIT of what VS (its peer unless
             given) adds over the baseline, on every page row
   workloads_share  ROW adds at most LIMIT of what its peer adds over the
-            baseline on every workload of tables.WORKLOADS but micro
+            baseline on every workload of data.WORKLOADS but micro
             (instructions a op, timed in the guest under icount)
   memory_share  ROW's memory bill (MemAvailable over the baseline,
             data.Results.bill) at most LIMIT of its peer's, at every size
@@ -45,6 +45,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from . import attribution, data
+from .fmt import bench_label, fmt_pct, pct
 
 
 class Target(NamedTuple):
@@ -165,16 +166,6 @@ INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]
-
-
-def fmt_pct(p):
-    return "" if p is None else "%+.1f%%" % p
-
-
-def pct(v, base):
-    if base is None or v is None or base == 0:
-        return None
-    return (v - base) / base * 100.0
 
 
 def peer(r, t):
@@ -429,7 +420,6 @@ def judge_delta(r, t):
 
 def labelled(keys):
     """(label, key) of each benchmark key."""
-    from .tables import bench_label
     return [(bench_label(*k), k) for k in keys]
 
 
@@ -445,8 +435,8 @@ def judge_pages_share(r, t):
 
 
 def judge_workloads_share(r, t):
-    from .tables import WORKLOADS
-    return judge_each(r, [(w, w) for w, _ in WORKLOADS[1:]], shares(r, t),
+    cases = [(w, w) for w, _ in data.WORKLOADS[1:]]
+    return judge_each(r, cases, shares(r, t),
                       lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
                       share_margin(t.limit), r.perf_span)
 

@@ -3,7 +3,7 @@ top-level README.md, around the tables of tables.py."""
 import re
 
 from . import attribution, data, hostload, limit, tables, targets
-from .tables import md
+from .fmt import bench_label, fmt_n, md
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
@@ -142,7 +142,7 @@ def not_met(r, judged):
     (for a target held to another row, over that row's)."""
     out = []
     for t in judged:
-        if t["kind"] not in tables.INSTRUCTION_KINDS or \
+        if t["kind"] not in targets.INSTRUCTION_KINDS or \
                 not t["verdict"].startswith("not met"):
             continue
         parts, untraced = [], []
@@ -150,9 +150,9 @@ def not_met(r, judged):
             case = trace_case(k)
             got = traced_over(r, t["row"], t["base"], case) if case else ""
             if got:
-                parts.append("%s: %s" % (tables.bench_label(*k), got))
+                parts.append("%s: %s" % (bench_label(*k), got))
             else:
-                untraced.append(tables.bench_label(*k))
+                untraced.append(bench_label(*k))
         out.append("- `%s`, %s: %s." % (
             t["row"], tables.short(t), "; ".join(parts) + (
                 "%s(not traced: %s)" % (" " if parts else "",
@@ -303,7 +303,7 @@ def unprofiled(r):
             if a is None or b is None:
                 continue
             parts.append("%s, %s instructions against %s (%+.1f)" % (
-                what, tables.fmt_n(a), tables.fmt_n(b), a - b))
+                what, fmt_n(a), fmt_n(b), a - b))
         if parts:
             out.append("`%s`, profiling compiled out on another tree "
                        "than `%s`'s (`kernel/configs/%s.config` names it), "

@@ -1,7 +1,7 @@
 """results/trace/README.md (make trace) and results/bootprof/README.md
 (make bootprof), from the raw traces and boot profiles beside them."""
 from . import limit
-from .tables import md
+from .fmt import md
 
 TOP_N = 12  # functions listed per boot-profile pair
 
