@@ -1,43 +1,8 @@
-"""The targets (issue 10's), as data: each is a kind, a row, a call site
-and a limit; the peer and the baseline come from benchmarks/matrix.txt.
-judge() computes every verdict from the CSVs; write() keeps them in
-results/targets.csv, from which the tables and the RFC are written.
-
-Kinds (the English of each is name() below):
-  share     ROW adds at most LIMIT (a fraction) of what its peer adds over
-            the baseline, order-0 alloc+free at SITE (module or kernel)
-  within    ROW within +LIMIT% of the baseline at SITE
-  pages_within  ROW within +LIMIT% of the baseline on every page row
-            (data.PAGE_ROWS: orders 0-3, batch, bulk, working set, both
-            call sites)
-  pages_share   ROW adds at most LIMIT of what VS (its peer unless
-            given) adds over the baseline, on every page row
-  workloads_share  ROW adds at most LIMIT of what its peer adds over the
-            baseline on every workload of data.WORKLOADS but micro
-            (instructions a op, timed in the guest under icount)
-  memory_share  ROW's memory bill (MemAvailable over the baseline,
-            data.Results.bill) at most LIMIT of its peer's, at every size
-  slab      every kmalloc/kmem_cache case of ROW no more than LIMIT
-            instructions over its peer's (or VS's, when given)
-  slab_share    ROW adds at most LIMIT of what its peer adds over the
-            baseline on every kmalloc/kmem_cache case
-  slab_within   ROW within +LIMIT instructions of the baseline on every
-            kmalloc/kmem_cache case
-  page_ext  ROW allocates at most LIMIT bytes a page of page_ext
-  page_ext_share  ROW's page_ext bytes at most LIMIT (a fraction) of its
-            peer's
-  traffic   every enabled row with tags in page_ext touches at least LIMIT
-            of its page_ext bytes a page / 64 more lines per op than the
-            baseline over the working set; page-flags rows no more (within
-            SLACK); row "*"
-  delta     ROW within LIMIT instructions of VS, order-0 alloc+free at both
-            call sites (LIMIT 0: no more than VS)
-  boot      every row with a peer reaches /init in no more instructions than
-            its peer (icount), at every guest size; row "*".  The rows of
-            stock with postings that need no index (ROLE parts A to C)
-            are listed, not judged: they are not the fork, only a measure
-            of where its gain comes from
-"""
+"""The targets of benchmarks/report/targets.txt (its header says what
+each kind means), judged: load() reads them, judge() computes every
+verdict from the CSVs, one judge a kind (JUDGES); write() keeps them in
+results/targets.csv, from which the tables and the RFC are written.  The
+peer and the baseline of each come from benchmarks/matrix.txt."""
 import csv
 import itertools
 import os
@@ -46,6 +11,9 @@ from typing import NamedTuple
 
 from . import attribution, data
 from .fmt import bench_label, fmt_pct, pct
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                    "targets.txt")
 
 
 class Target(NamedTuple):
@@ -65,97 +33,44 @@ class Target(NamedTuple):
     why: str = ""
 
 
-TARGETS = [
-    # The fork's forms against their stock 7.3 peers (the matrix's PEER):
-    # at a module call site and at a kernel one (their tags decode apart).
-    Target("share", "fork-flags", "module", "1/3"),
-    Target("share", "fork-page_ext", "module", "1/2"),
-    Target("share", "fork-pointer", "module", "1"),
-    Target("share", "fork-disabled", "module", "1"),
-    Target("share", "fork-flags", "kernel", "1/3"),
-    Target("within", "fork-flags", "kernel", "10"),
-    Target("within", "fork-flags", "kernel", "5", stretch=True),
-    Target("share", "fork-page_ext", "kernel", "1/2"),
-    Target("share", "fork-pointer", "kernel", "1"),
-    Target("share", "fork-disabled", "kernel", "1"),
-    # Every page size and the configs people run (issue 18's): the
-    # page-flags form near off on every page row, the page_ext form, and
-    # the fork on Debian's page-flag budget, at a third of stock pointer's
-    # cost on each.
-    Target("pages_within", "fork-flags", limit="7"),
-    Target("within", "fork-flags", "module", "5", stretch=True),
-    Target("pages_share", "fork-page_ext", limit="1/3"),
-    Target("pages_share", "fork-distro-compressed", limit="1/3",
-           vs="stock-distro-pointer"),
-    Target("pages_within", "fork-page_ext", limit="12", stretch=True),
-    # Real workloads: the fork's page-flags form adds at most a third of
-    # what stock's compressed form adds, on every one.
-    Target("workloads_share", "fork-flags", limit="1/3"),
-    # The whole memory bill: the page-flags form costs a user no more
-    # memory than stock's compressed form, at every guest size.
-    Target("memory_share", "fork-flags", limit="1"),
-    # Per-tag control costs the unflagged tags next to nothing, and a tag
-    # that is off no more than profiling switched off.  The last one adds
-    # what "off" must at least do: cost less than counting the same tag
-    # (the hooks still run with profiling on, so fork-disabled is a bound
-    # off can approach, not reach).
-    Target("delta", "fork-flags", limit="2", vs="fork-flags-pretag"),
-    Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags"),
-    # The issue's "within 4 of fork-flags" read against the series before
-    # per-tag control too, as "within 2" is: both readings are judged.
-    Target("delta", "fork-flags-other-off", limit="4", vs="fork-flags-pretag"),
-    Target("delta", "fork-flags-tag-off", limit="0", vs="fork-disabled", why=(
-        "A tag that is off is skipped inside profiling's hooks, which still "
-        "run: the call site saves and restores `current->alloc_tag`, the "
-        "allocation hook reads the tag's `slow` byte and then its flags, "
-        "and the free finds the page's index field clear. `fork-disabled` "
-        "jumps over all of it on the profiling static key. Only a switch "
-        "at each call site (a static key in every tag, patched as dynamic "
-        "debug patches its call sites) could skip the call-site work; the "
-        "hooks' tests would remain, so this bound is approached, not "
-        "reached, and the target beside it (no more than the same tag "
-        "counted) is the one per-tag `off` is held to.")),
-    Target("delta", "fork-flags-tag-off", limit="0", vs="fork-flags"),
-    # Totals since boot (posting G) with every tag counting them: at most 2
-    # instructions over fork-flags on the page pair and the slab pair.
-    Target("delta", "fork-flags-totals", limit="2", vs="fork-flags"),
-    Target("slab", "fork-flags-totals", limit="2", vs="fork-flags"),
-    # Counts by node (posting G), on two NUMA nodes: a tag without the
-    # flag pays at most 1 instruction for another tag's, and a flagged tag
-    # at most 10 for its per-node counters, on the page pair and the slab
-    # pair.
-    Target("delta", "fork-numa-nodes-other", limit="1", vs="fork-numa-flags"),
-    Target("slab", "fork-numa-nodes-other", limit="1", vs="fork-numa-flags"),
-    Target("delta", "fork-numa-nodes", limit="10", vs="fork-numa-flags"),
-    Target("slab", "fork-numa-nodes", limit="10", vs="fork-numa-flags"),
-    # The upstream fixes alone make stock no slower.
-    Target("share", "stock-fixes-pointer", "module", "1"),
-    Target("share", "stock-fixes-compressed", "module", "1"),
-    # Per-tag control on the slab paths, judged as on the page pair: no
-    # flag near the series before it, another tag's flag near no flag, a
-    # tag that is off no dearer than the same tag counted.
-    Target("slab", "fork-flags", limit="2", vs="fork-flags-pretag"),
-    # Slab objects' 2-byte references and their hooks near the limit:
-    # fork-flags adds a third of what stock's compressed form adds on every
-    # slab case (stretch: 35 instructions), and profiling compiled in but
-    # off costs the static key and nothing else.
-    Target("slab_share", "fork-flags", limit="1/3"),
-    Target("slab_within", "fork-flags", limit="35", stretch=True),
-    Target("slab_within", "fork-disabled", limit="2"),
-    Target("slab", "fork-flags-other-off", limit="4", vs="fork-flags"),
-    Target("slab", "fork-flags-tag-off", limit="0", vs="fork-flags"),
-    Target("page_ext", "fork-flags", limit="0", fact=True),
-    Target("page_ext", "fork-page_ext", limit="2", fact=True),
-    Target("page_ext_share", "fork-page_ext", limit="1/4", fact=True),
-    # The page_ext line (cachesim, working set): over N pages, a row that
-    # keeps its tags in page_ext touches its entries, bytes/64 of a line a
-    # page more than off; a page-flags row touches nothing more (its field
-    # is in the struct page line).
-    Target("traffic", limit="0.9"),
-    # Boot is judged on icount (instructions to /init), never on TCG wall
-    # time: each fork row against its stock peer.
-    Target("boot"),
-]
+def parse(text, path="targets"):
+    """The targets of text, in order: KIND ROW SITE LIMIT VS AS [WHY],
+    WHY going on over the indented lines after it."""
+    out = []
+    for no, line in enumerate(text.splitlines(), 1):
+        w = line.split()
+        if not w or w[0].startswith("#"):
+            continue
+        if line[0].isspace():
+            if not out:
+                raise data.DataError("%s:%d: an indented line and no target "
+                                     "before it" % (path, no))
+            t = out[-1]
+            out[-1] = t._replace(why=" ".join([t.why] + w).lstrip())
+            continue
+        if len(w) < 6:
+            raise data.DataError("%s:%d: want KIND ROW SITE LIMIT VS AS "
+                                 "[WHY], found %d column(s)"
+                                 % (path, no, len(w)))
+        kind, row, site, limit, vs, what = w[:6]
+        if kind not in JUDGES:
+            raise data.DataError("%s:%d: no kind %s" % (path, no, kind))
+        if what not in ("target", "stretch", "fact"):
+            raise data.DataError("%s:%d: AS %s is not target, stretch or fact"
+                                 % (path, no, what))
+        out.append(Target(kind, row, site, limit, what == "stretch",
+                          "" if vs == "-" else vs, what == "fact",
+                          " ".join(w[6:])))
+    return out
+
+
+def load(path=None):
+    """The targets of path, or of targets.txt beside this file (PATH)."""
+    path = path or PATH
+    with open(path) as f:
+        return parse(f.read(), path)
+
+
 TRAFFIC_SLACK = 0.005
 # Targets whose figures are instructions of the order-0 pair: when one is
 # not met, the report shows where the row's traced instructions go.
@@ -586,9 +501,9 @@ def judge(r, targets=None):
     """Every target judged on the results r: a list of dicts (FIELDS, and
     "failing", which targets.csv leaves out)."""
     out = []
-    for t in targets or TARGETS:
+    for t in targets or load():
         if t.row != "*" and t.row not in r.matrix:
-            raise data.DataError("targets.py: target over %s, which is no "
+            raise data.DataError("targets.txt: target over %s, which is no "
                                  "row of %s" % (t.row, r.matrix.path))
         got = JUDGES[t.kind](r, t)
         verdict, measured = got[:2]

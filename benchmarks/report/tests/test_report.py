@@ -1,5 +1,5 @@
 """The report's data module and target judging on a small fixture
-(tests/matrix.txt and CSVs written here).  Run from the repository root:
+(tests/matrix.txt, tests/targets.txt and CSVs written here).  Run from the repository root:
 python3 -m unittest discover -s benchmarks/report/tests -t ."""
 import contextlib
 import csv
@@ -16,6 +16,7 @@ from benchmarks.report.text import other_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATRIX = os.path.join(HERE, "matrix.txt")
+TARGETS = os.path.join(HERE, "targets.txt")
 META = ["date", "commit", "inputs", "kernel", "debian_source", "qemu",
         "accel", "icount", "mem_mib", "vcpus", "harness_args", "row",
         "kernel_variant", "boot_args", "run"]
@@ -478,6 +479,31 @@ class TargetsTest(Fixture):
         with self.assertRaisesRegex(data.DataError, "nope, which is no row"):
             targets.judge(r, [Target("within", "nope", "kernel", "5")])
 
+    def test_targets_file(self):
+        self.assertEqual(targets.load(TARGETS), [
+            Target("share", "fork-a", "module", "1/3"),
+            Target("share", "fork-b", "kernel", "1/2"), Target("boot"),
+            Target("page_ext", "fork-a", limit="0", fact=True)])
+        # VS, a stretch target, and a WHY over indented lines.
+        (t,) = targets.parse("# a comment\n"
+                             "delta fork-a - 0 stock-a stretch Not\n"
+                             "\n"
+                             "\t  met,  as  \n  designed.\n")
+        self.assertEqual(t, Target("delta", "fork-a", "-", "0", True,
+                                   "stock-a", False, "Not met, as designed."))
+        for bad, why in (("share fork-a module 1/3 -", "found 5 column"),
+                         ("nope fork-a - 1 - target", "no kind nope"),
+                         ("boot * - - - goal", "AS goal is not"),
+                         ("  why, of nothing", "no target before it")):
+            with self.assertRaisesRegex(data.DataError, "^t:1: .*" + why):
+                targets.parse(bad, "t")
+
+    def test_the_targets_are_over_the_matrix(self):
+        m = matrix.load(matrix.PATH)
+        for t in targets.load():
+            self.assertTrue(t.row == "*" or t.row in m, t)
+            self.assertTrue(t.vs == "" or t.vs in m, t)
+
     def test_targets_csv_round_trip(self):
         r = self.results()
         judged = targets.judge(r, [Target("share", "fork-a", "module", "1/3")])
@@ -583,14 +609,10 @@ class HostLoadTest(Fixture):
 
 
 class RenderTest(Fixture):
-    TARGETS = [Target("share", "fork-a", "module", "1/3"),
-               Target("share", "fork-b", "kernel", "1/2"), Target("boot"),
-               Target("page_ext", "fork-a", limit="0", fact=True)]
-
     def main(self, *args):
         err = io.StringIO()
         with mock.patch.dict(os.environ, MATRIX=MATRIX), \
-                mock.patch.object(targets, "TARGETS", self.TARGETS), \
+                mock.patch.object(targets, "PATH", TARGETS), \
                 contextlib.redirect_stderr(err):
             return cli.main(list(args)), err.getvalue()
 
