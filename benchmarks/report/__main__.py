@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
   python3 -m benchmarks.report [RESULTS-DIR] [--readme README.md]
-                               [--no-plots]
+                               [--docs DOCS-DIR] [--no-plots]
 
 RESULTS-DIR (default results) gets, from what it holds:
   micro.csv & co.    README.md, targets.csv, the plots (*.dat, and with
@@ -17,13 +17,16 @@ RESULTS-DIR (default results) gets, from what it holds:
                      the tree would record as measured when 'make report'
                      wrote it: README.md lists the raw data measured on
                      other inputs, and each is warned about on stderr
+--readme README.md also gets the counts of the tree (tree.py) in its
+"tree" block, and --docs DOCS-DIR the generated blocks of postings.md and
+variants.md.
 --no-plots writes the plots' data but does not run gnuplot.  Exit 1 when the icount runs disagree (README.md says where), 2 on
 bad input.
 """
 import os
 import sys
 
-from . import capture, data, plots, survey, targets, text, traces
+from . import capture, data, plots, survey, targets, text, traces, tree
 from .matrix import MatrixError
 
 
@@ -73,9 +76,16 @@ def parse_inputs(text):
     return out
 
 
-def render(d, readme=None, draw=True):
+def render(d, readme=None, draw=True, docs=None):
     """Write everything; return the icount mismatches (none: [])."""
     r = data.Results(d)
+    if readme:
+        text.write_block(readme, "tree", tree.counts(r.matrix, targets.load()))
+    if docs:
+        text.write_block(os.path.join(docs, "postings.md"), "postings",
+                         tree.postings_table())
+        text.write_block(os.path.join(docs, "variants.md"), "variants",
+                         tree.variants_table())
     if r.has("pageflags.csv"):
         write(r.path("pageflags.md"), survey.pageflags(r.pageflags))
     if r.has("tagcounts.csv"):
@@ -108,11 +118,13 @@ def render(d, readme=None, draw=True):
 
 
 def main(argv):
-    args, readme, draw = [], None, True
+    args, readme, docs, draw = [], None, None, True
     it = iter(argv)
     for a in it:
         if a == "--readme":
             readme = next(it, None)
+        elif a == "--docs":
+            docs = next(it, None)
         elif a == "--no-plots":
             draw = False
         elif a.startswith("-"):
@@ -120,7 +132,8 @@ def main(argv):
             return 2
         else:
             args.append(a)
-    if len(args) > 1 or (readme is None and "--readme" in argv):
+    if len(args) > 1 or (readme is None and "--readme" in argv) or \
+            (docs is None and "--docs" in argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     d = args[0] if args else "results"
@@ -128,7 +141,7 @@ def main(argv):
         print("benchmarks.report: %s: no such directory" % d, file=sys.stderr)
         return 2
     try:
-        mismatch = render(d, readme, draw)
+        mismatch = render(d, readme, draw, docs)
     except (data.DataError, MatrixError, capture.CaptureError, ValueError) as e:
         print("benchmarks.report: %s" % e, file=sys.stderr)
         return 2

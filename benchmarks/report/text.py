@@ -625,3 +625,21 @@ def write_headline(path, block):
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     with open(path, "w") as f:
         f.write(text)
+
+
+def marks(name):
+    """The lines around a generated block NAME of the tree's prose."""
+    return "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
+
+
+def write_block(path, name, body):
+    """Replace the block NAME of path (marks()) with body; a file without
+    the block is an error, as nothing else of it is the report's."""
+    begin, end = marks(name)
+    with open(path) as f:
+        text = f.read()
+    if begin not in text or end not in text:
+        raise ValueError("%s: no %s ... %s block" % (path, begin, end))
+    with open(path, "w") as f:
+        f.write(text[:text.index(begin) + len(begin)] + "\n" + body + "\n" +
+                text[text.index(end):])

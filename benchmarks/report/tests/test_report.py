@@ -5,12 +5,13 @@ import contextlib
 import csv
 import io
 import os
+import shutil
 import tempfile
 import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces
+from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces, tree
 from benchmarks.report.targets import Target
 from benchmarks.report.text import other_section
 
@@ -1039,6 +1040,56 @@ class CaptureTest(unittest.TestCase):
             f.write("commit,site\nabc,page\n")
         with self.assertRaisesRegex(capture.CaptureError, "cost.csv: no column"):
             capture.load(self.d)
+
+
+class TreeTest(unittest.TestCase):
+    """The counts of the tree the prose gets, on a small tree of its own."""
+
+    def setUp(self):
+        self.top = tempfile.mkdtemp()
+        for d in ("kernel/patches", "kernel/configs", "scripts/guest/tests"):
+            os.makedirs(os.path.join(self.top, d))
+        files = {
+            "kernel/patches/series": "# a comment\n# posting A: fixes\n"
+            "0001-a.patch\n0002-b.patch\n# posting B: the rest\n0003-c.patch\n",
+            "kernel/configs/stock-bench.config": "# tree: stock\n# Stock,\n"
+            "# built in.\nCONFIG_X=y\n# trailing\n",
+            "kernel/configs/fork-bench.config": "# tree: fork\n# arch: i386\n"
+            "# The fork.\n# with: debug\n# CONFIG_Y is not set\n# more\n",
+            "kernel/configs/debug.config": "# A fragment, no variant.\n",
+            "scripts/guest/tests/10-a.sh": "", "scripts/guest/tests/20-b.sh": "",
+            "scripts/guest/tests/lib.txt": ""}
+        for f, body in files.items():
+            with open(os.path.join(self.top, f), "w") as out:
+                out.write(body)
+
+    def tearDown(self):
+        shutil.rmtree(self.top)
+
+    def test_counts(self):
+        self.assertEqual(tree.postings(self.top),
+                         [("A", "fixes", 2), ("B", "the rest", 1)])
+        self.assertEqual(tree.variants(self.top), {
+            "fork-bench": {"tree": "fork", "arch": "i386", "with": "debug",
+                           "text": "The fork."},
+            "stock-bench": {"tree": "stock", "text": "Stock, built in."}})
+        self.assertEqual(tree.guest_tests(self.top), ["10-a.sh", "20-b.sh"])
+        said = tree.counts(matrix.load(MATRIX), targets.load(TARGETS), self.top)
+        for words in ("3 patches in two postings, A to B",
+                      "6 rows on 5 kernels", "judges 4 targets",
+                      "declares 2 kernel variants", "runs 2 guest tests"):
+            self.assertIn(words, said)
+
+    def test_write_block(self):
+        path = os.path.join(self.top, "page.md")
+        with open(path, "w") as f:
+            f.write("head\n<!-- x:begin -->\nold\n<!-- x:end -->\ntail\n")
+        text.write_block(path, "x", "new")
+        with open(path) as f:
+            self.assertEqual(f.read(), "head\n<!-- x:begin -->\nnew\n"
+                             "<!-- x:end -->\ntail\n")
+        with self.assertRaisesRegex(ValueError, "no <!-- y:begin -->"):
+            text.write_block(path, "y", "new")
 
 
 if __name__ == "__main__":
