@@ -14,7 +14,8 @@ VARIANTS=${VARIANTS:-fork fork-distro}
 # Guest test boots: NAME:VARIANT:FORM[:KERNEL ARGS], FORM being where pages
 # keep their tag reference ("off": profiling switched off).  The fork in its
 # pointer and flags forms, and on Debian's budget, where it falls back to
-# page_ext (its third form); stock's boots when stock-distro is built.
+# page_ext (its third form) and runs under lockdep and KASAN
+# (kernel/configs/prove.config); stock's boots when stock-distro is built.
 if [ -z "${BOOTS:-}" ]; then
 	case " $VARIANTS " in
 	*" stock-distro "*) BOOTS="stock-pointer:stock-distro:pointer

@@ -36,6 +36,15 @@ trouble() {
 		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
 }
 
+# kmalloc_size N: the bytes a kmalloc(N) object is counted at, its cache's
+# slab_size: N's size class, or more where KASAN adds redzones.
+kmalloc_size() {
+	for _c in 8 16 32 64 96 128 192 256 512 1024 2048 4096 8192; do
+		[ "$1" -gt $_c ] || break
+	done
+	cat /sys/kernel/slab/kmalloc-$_c/slab_size 2>/dev/null || echo $_c
+}
+
 # Tag counters of the allocinfo line whose tag info contains $1:
 # prints "BYTES CALLS", or "0 0" when no line matches.
 tag_counters() {

@@ -36,15 +36,16 @@ check_eq "its 100 objects are counted too" "$((100 * one + 100 * in)) 200" \
 	"$(tag_counters "$cache")"
 echo "cachebulk 50" >$ctl
 check_eq "kmem_cache_alloc_bulk() of 50: 50 calls" "$((50 * one)) 50" "$(tag_counters "$bulk")"
+k128=$(kmalloc_size 128) k1024=$(kmalloc_size 1024)
 echo "krealloc 100 120" >$ctl
-check_eq "krealloc(100 -> 120) in place: one kmalloc-128 object" "128 1" \
+check_eq "krealloc(100 -> 120) in place: one kmalloc-128 object" "$k128 1" \
 	"$(tag_counters "$kre")"
 echo "krealloc 100 1000" >$ctl
 check_eq "krealloc(100 -> 1000) moved: kmalloc-1024, the first one uncounted" \
-	"$((128 + 1024)) 2" "$(tag_counters "$kre")"
+	"$((k128 + k1024)) 2" "$(tag_counters "$kre")"
 # By line number: the kmalloc() site, then the krealloc() site below it.
 check_eq "the kmalloc() site keeps the first, krealloc()'s the moved one" \
-	"128 1,1024 1" "$(grep -F "$kre" /proc/allocinfo |
+	"$k128 1,$k1024 1" "$(grep -F "$kre" /proc/allocinfo |
 		awk '{ split($3, at, ":"); print at[2], $1, $2 }' | sort -n |
 		awk '{ printf "%s%s %s", (NR > 1 ? "," : ""), $2, $3 }')"
 echo "kfreercu 200" >$ctl

@@ -60,12 +60,12 @@ if [ $nodes -gt 1 ]; then
 fi
 check_eq "pages on node 0: 5" "$((5 * 4096)) 5" \
 	"$(node alloctest_pages_node 0 bytes) $(node alloctest_pages_node 0 calls)"
-check_eq "objects on node 0: 7" "$((7 * 64)) 7" \
+check_eq "objects on node 0: 7" "$((7 * $(kmalloc_size 64))) 7" \
 	"$(node alloctest_kmalloc_node 0 bytes) $(node alloctest_kmalloc_node 0 calls)"
 if [ $nodes -gt 1 ]; then
 	check_eq "pages on node $last: 3" "$((3 * 4096)) 3" \
 		"$(node alloctest_pages_node $last bytes) $(node alloctest_pages_node $last calls)"
-	check_eq "objects on node $last: 2" "$((2 * 64)) 2" \
+	check_eq "objects on node $last: 2" "$((2 * $(kmalloc_size 64))) 2" \
 		"$(node alloctest_kmalloc_node $last bytes) $(node alloctest_kmalloc_node $last calls)"
 fi
 for f in alloctest_pages_node alloctest_kmalloc_node; do

@@ -1,0 +1,137 @@
+# Per-tag control under load, everything at once for STRESS_SECONDS (60 on
+# a kernel with lockdep, the fork-distro test kernel, 10 elsewhere):
+# - flags set and cleared (off, capture) on alloctest's sites and on
+#   dup_mm and folio_prealloc, which forks and faults keep allocating, and
+#   nodes on the latter two;
+# - alloctest loaded, allocating pages and objects, handing some to
+#   tagkeep and unloaded with them alive, over and over, and tagkeep
+#   freeing them (unloaded modules and nodes aliases reaped meanwhile);
+# - /proc/allocinfo read, and queried through the ioctls, by three tasks;
+# - the ioctl fuzzer (allocinfo-fuzz, setting off and capture only), whose
+#   last act clears every flag.
+# Then every flag is cleared and everything freed.  Pass: nothing in dmesg
+# (no lockdep report, KASAN report, WARN or RCU warning), no line below
+# zero or above MemTotal, every key off, no unloaded module left.
+# Where the page allocator's fault injection is built in (prove.config),
+# the nodes flag is then set on every kernel site by a task whose page
+# allocations all fail: the module tag area cannot grow, so the ioctl
+# fails, and profiling must stay on and /proc/allocinfo answer.
+set -eu
+. /guest/ktap.sh
+need_tag_flags
+at=/guest/progs/alloctop
+fuzz=/guest/progs/allocinfo-fuzz
+ctl=/sys/kernel/debug/alloctest/ctl
+keep=/sys/kernel/debug/tagkeep/ctl
+keys=/sys/kernel/debug/alloc_tag/keys
+area=/sys/kernel/debug/alloc_tag/module_area
+[ -x $fuzz ] || { diag "no $fuzz"; exit 2; }
+secs=${STRESS_SECONDS:-10}
+[ -n "${STRESS_SECONDS:-}" ] || [ ! -e /proc/lockdep ] || secs=60
+nodes=nodes
+$at -S nodes -m nosuchmodule 2>&1 | grep -q 'not supported' && nodes=capture
+diag "$secs s of stress; flags: off capture $nodes"
+untraced=0
+[ "${FORM:-}" != flags ] || untraced=1
+keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0 aliases:0"
+
+check "load tagkeep" insmod /modules/tagkeep.ko
+stop=/tmp/stress.stop
+rm -f $stop
+loop() { while [ ! -e $stop ]; do "$@" >/dev/null 2>&1 || true; done; }
+loop sh -c "insmod /modules/alloctest.ko; echo 'pages 1 2' >$ctl; echo 'kmalloc 64 3' >$ctl; echo 'percpu 64 2' >$ctl; echo stash >$ctl; echo 'pages 0 1' >$ctl; rmmod alloctest" &
+pids=$!
+loop sh -c "echo free >$keep; sleep 0.3" &
+pids="$pids $!"
+for f in off capture; do
+	loop sh -c "$at -S $f -m alloctest; $at -S $f -f dup_mm; $at -S $f -f folio_prealloc; $at -C $f -m alloctest; $at -C $f -f dup_mm; $at -C $f -f folio_prealloc" &
+	pids="$pids $!"
+done
+# The nodes flag on kernel sites only: on the sites of a module loaded and
+# unloaded meanwhile it crashes the kernel within seconds (get finds a
+# freed alias by the tag's index: alloc_tag_nodes_unlink() on freed
+# memory, or a corrupted slab freelist), which the nodes rework replaces.
+loop sh -c "$at -S $nodes -f dup_mm; $at -S $nodes -f folio_prealloc; $at -C $nodes -f dup_mm; $at -C $nodes -f folio_prealloc" &
+pids="$pids $!"
+
+loop sh -c "/bin/true & wait; head -c 2000000 /dev/urandom | sort >/dev/null" &
+pids="$pids $!"
+loop cat /proc/allocinfo &
+pids="$pids $!"
+loop /guest/progs/allocinfo-mod alloctest &
+pids="$pids $!"
+loop $at -n 1 -l 0 -m alloctest &
+pids="$pids $!"
+loop sh -c "$fuzz 300 \$\$ 3" &
+pids="$pids $!"
+sleep "$secs"
+touch $stop
+for p in $pids; do wait "$p" || true; done
+diag "stress over"
+
+# Everything cleared and freed
+rmmod alloctest 2>/dev/null || true
+$fuzz 0 0 >/tmp/fuzz.out 2>&1 || true
+check_eq "every flag cleared" "rounds 0" "$(head -1 /tmp/fuzz.out)"
+echo free >$keep
+check "unload tagkeep" rmmod tagkeep
+_i=0
+while grep -q ' unloaded$' $area 2>/dev/null && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
+check_eq "no unloaded module left" 0 "$(grep -c ' unloaded$' $area 2>/dev/null || true)"
+memtotal=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
+check_eq "no line below zero or above MemTotal" "" \
+	"$(awk -v m="$memtotal" 'NR > 2 && ($1 < 0 || $2 < 0 || $1 > m)' /proc/allocinfo)"
+# A nodes alias whose memory lives on (the fuzzer sets the flag on kernel
+# sites as well) keeps the frees' keys on until that memory is freed: the
+# keys are then on for it alone.
+if [ -r $keys ]; then
+	_i=0
+	while [ "$(cat $keys)" != "$keys_off" ] && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
+	k=$(cat $keys)
+	aliases=${k##*aliases:}
+	if [ "$aliases" = 0 ]; then
+		check_eq "every key off" "$keys_off" "$k"
+	else
+		check_eq "the keys on only for the nodes aliases left" \
+			"ctl:1 capture:1 flags_untraced:0 flagged:0 captured:0 aliases:$aliases" "$k"
+		skip "every key off" "$aliases nodes alias(es) still count live memory"
+	fi
+fi
+
+# The fuzzer alone, with its counts of each outcome
+$fuzz 5000 42 >/tmp/fuzz.out 2>&1 || true
+sed 's/^/# fuzz: /' /tmp/fuzz.out
+check_eq "5000 fuzzed ioctls, every flag cleared after" "rounds 5000" "$(head -1 /tmp/fuzz.out)"
+
+skip "nodes set and cleared on a module's sites while it reloads" \
+	"crashes the kernel: a freed alias found by index (open)"
+# The module tag area fails to grow under a nodes flag: ENOMEM, profiling on
+fpa=/sys/kernel/debug/fail_page_alloc
+if [ -d $fpa ] && [ "$nodes" = nodes ]; then
+	echo Y >$fpa/task-filter
+	echo 100 >$fpa/probability
+	echo 1 >$fpa/interval
+	echo -1 >$fpa/times
+	echo 0 >$fpa/verbose
+	echo N >$fpa/ignore-gfp-wait
+	echo N >$fpa/ignore-gfp-highmem
+	sh -c "echo 1 >/proc/self/make-it-fail; exec $at -S nodes -m kernel" >/tmp/fail.out 2>&1 &
+	p=$!
+	_i=0
+	while kill -0 $p 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.2; _i=$((_i + 1)); done
+	echo 0 >$fpa/probability
+	if kill -0 $p 2>/dev/null; then
+		not_ok "nodes on every kernel site with no page to grow the tag area: ioctl returned"
+	else
+		sed 's/^/# /' /tmp/fail.out
+		ok "nodes on every kernel site with no page to grow the tag area: ioctl returned"
+		check_eq "profiling on" 1 "$(cat /proc/sys/vm/mem_profiling)"
+		check "/proc/allocinfo answers" sh -c "head -3 /proc/allocinfo >/dev/null"
+		$at -C nodes -m kernel >/dev/null 2>&1 || true
+	fi
+else
+	skip "the tag area fails to grow under a nodes flag" "no fail_page_alloc or no nodes"
+fi
+tr=$(trouble || true)
+check_eq "no lockdep, KASAN, RCU or other report, no warning" "" "$tr"
+ktap_done
