@@ -42,7 +42,11 @@ kmalloc_size() {
 	for _c in 8 16 32 64 96 128 192 256 512 1024 2048 4096 8192; do
 		[ "$1" -gt $_c ] || break
 	done
-	cat /sys/kernel/slab/kmalloc-$_c/slab_size 2>/dev/null || echo $_c
+	case $_c in
+	1024 | 2048 | 4096 | 8192) _n=$((_c / 1024))k ;;
+	*) _n=$_c ;;
+	esac
+	cat /sys/kernel/slab/kmalloc-$_n/slab_size 2>/dev/null || echo $_c
 }
 
 # Tag counters of the allocinfo line whose tag info contains $1:
