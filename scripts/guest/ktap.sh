@@ -36,6 +36,27 @@ trouble() {
 		grep -E 'Oops|(^|[^A-Z_])BUG[: ]|WARNING:|general protection fault|Call Trace'
 }
 
+# keys_off: what debugfs alloc_tag/keys reads with no tag flag and no
+# nodes alias left: every key off but the page-flags form's free hook's.
+untraced=0
+[ "${FORM:-}" != flags ] || untraced=1
+keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0 aliases:0"
+
+# wait_for WHAT CMD...: up to 5 s for CMD to print WHAT (a worker's
+# doing); prints what it printed last
+wait_for() {
+	_want=$1 _i=0
+	shift
+	while [ "$("$@")" != "$_want" ] && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
+	"$@"
+}
+
+# unloaded_ranges: the ranges of the module tag area held by unloaded
+# modules (debugfs alloc_tag/module_area, debug option)
+unloaded_ranges() {
+	grep -c ' unloaded$' /sys/kernel/debug/alloc_tag/module_area 2>/dev/null || true
+}
+
 # kmalloc_size N: the bytes a kmalloc(N) object is counted at, its cache's
 # slab_size: N's size class, or more where KASAN adds redzones.
 kmalloc_size() {

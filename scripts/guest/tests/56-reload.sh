@@ -44,11 +44,9 @@ touch /tmp/reload.done
 wait $reader || true
 check_eq "$rounds load/unload rounds" "$rounds" $i
 # The worker reaps the last module within a second of its last free.
-_w=0
-while grep -q ' unloaded$' $area && [ $_w -lt 25 ]; do sleep 0.2; _w=$((_w + 1)); done
+left=$(wait_for 0 unloaded_ranges)
 sed 's/^/# module_area: /' $area
-check_eq "no range unloaded once every page is freed" 0 \
-	"$(grep -c ' unloaded$' $area || true)"
+check_eq "no range unloaded once every page is freed" 0 "$left"
 check_eq "no range left without an owner" "" "$(orphans)"
 check_eq "no alloctest line left" 0 "$(grep -cF '[alloctest]' /proc/allocinfo || true)"
 check "unload tagkeep" rmmod tagkeep

@@ -53,10 +53,7 @@ check "the text of /proc/allocinfo is unchanged (no suffix)" \
 # Per-tag control's keys (debug option's alloc_tag/keys) follow the flags:
 # on while a tag has one; the page-flags form's free hook key off meanwhile.
 keys=/sys/kernel/debug/alloc_tag/keys
-untraced=0
-[ "${FORM:-}" != flags ] || untraced=1
 keys_on="ctl:1 capture:1 flags_untraced:0 flagged:$sites captured:$sites aliases:0"
-keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0 aliases:0"
 if [ -r $keys ]; then
 	check_eq "capture set: the capture key on" "$keys_on" "$(cat $keys)"
 else

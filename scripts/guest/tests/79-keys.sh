@@ -15,18 +15,6 @@ at=/guest/progs/alloctop
 ctl=/sys/kernel/debug/alloctest/ctl
 keep=/sys/kernel/debug/tagkeep/ctl
 keys=/sys/kernel/debug/alloc_tag/keys
-area=/sys/kernel/debug/alloc_tag/module_area
-untraced=0
-[ "${FORM:-}" != flags ] || untraced=1
-keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0 aliases:0"
-# wait_for WHAT CMD...: up to 5 s for CMD to print WHAT; prints what it last printed
-wait_for() {
-	_want=$1 _i=0
-	shift
-	while [ "$("$@")" != "$_want" ] && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
-	"$@"
-}
-unloaded_ranges() { grep -c ' unloaded$' $area || true; }
 why="no alloc_tag/keys (debug option off)"
 aliases() { sed -n 's/.* aliases:\([0-9]*\).*/\1/p' $keys; }
 

@@ -24,16 +24,12 @@ fuzz=/guest/progs/allocinfo-fuzz
 ctl=/sys/kernel/debug/alloctest/ctl
 keep=/sys/kernel/debug/tagkeep/ctl
 keys=/sys/kernel/debug/alloc_tag/keys
-area=/sys/kernel/debug/alloc_tag/module_area
 [ -x $fuzz ] || { diag "no $fuzz"; exit 2; }
 secs=${STRESS_SECONDS:-10}
 [ -n "${STRESS_SECONDS:-}" ] || [ ! -e /proc/lockdep ] || secs=60
 nodes=nodes
 $at -S nodes -m nosuchmodule 2>&1 | grep -q 'not supported' && nodes=capture
 diag "$secs s of stress; flags: off capture $nodes"
-untraced=0
-[ "${FORM:-}" != flags ] || untraced=1
-keys_off="ctl:0 capture:0 flags_untraced:$untraced flagged:0 captured:0 aliases:0"
 
 check "load tagkeep" insmod /modules/tagkeep.ko
 stop=/tmp/stress.stop
@@ -75,9 +71,7 @@ $fuzz 0 0 >/tmp/fuzz.out 2>&1 || true
 check_eq "every flag cleared" "rounds 0" "$(head -1 /tmp/fuzz.out)"
 echo free >$keep
 check "unload tagkeep" rmmod tagkeep
-_i=0
-while grep -q ' unloaded$' $area 2>/dev/null && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
-check_eq "no unloaded module left" 0 "$(grep -c ' unloaded$' $area 2>/dev/null || true)"
+check_eq "no unloaded module left" 0 "$(wait_for 0 unloaded_ranges)"
 memtotal=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
 check_eq "no line below zero or above MemTotal" "" \
 	"$(awk -v m="$memtotal" 'NR > 2 && ($1 < 0 || $2 < 0 || $1 > m)' /proc/allocinfo)"
@@ -85,9 +79,7 @@ check_eq "no line below zero or above MemTotal" "" \
 # sites as well) keeps the frees' keys on until that memory is freed: the
 # keys are then on for it alone.
 if [ -r $keys ]; then
-	_i=0
-	while [ "$(cat $keys)" != "$keys_off" ] && [ $_i -lt 25 ]; do sleep 0.2; _i=$((_i + 1)); done
-	k=$(cat $keys)
+	k=$(wait_for "$keys_off" cat $keys)
 	aliases=${k##*aliases:}
 	if [ "$aliases" = 0 ]; then
 		check_eq "every key off" "$keys_off" "$k"
