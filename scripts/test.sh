@@ -256,8 +256,9 @@ boot_tests() {
 	[ -f "$BUILD/kernel-$v/arch/x86/boot/bzImage" ] || { record fail "boot $name: no kernel"; return; }
 	# A 256 MiB DIMM for 58-hotremove, two NUMA nodes for 78-nodes and a
 	# third with the DIMM's memory only (kernels without ACPI see none of
-	# them).  The timeout is a hang's: the kernels build meanwhile.
-	"$TOP/scripts/boot.sh" -k "$v" -s 2 -N 2 -q -t 900 -o "$logdir/boot-$name" -d 256M \
+	# them).  The timeout is a hang's: the kernels build meanwhile, and
+	# the lockdep and KASAN kernel (fork-distro) takes 8 to 12 minutes.
+	"$TOP/scripts/boot.sh" -k "$v" -s 2 -N 2 -q -t 1800 -o "$logdir/boot-$name" -d 256M \
 		-e BOOT="$name" -e FORM="$form" ${args:+-A "$args"} -- run-tests "$@" || rc=$?
 	"$TOP/scripts/ktap.py" --prefix "$name" "$logdir/boot-$name/guest.log" \
 		>"$logdir/boot-$name.ktap" || true

@@ -1,4 +1,4 @@
-# Per-tag control under load, everything at once for STRESS_SECONDS (60 on
+# Per-tag control under load, everything at once for STRESS_SECONDS (30 on
 # a kernel with lockdep, the fork-distro test kernel, 10 elsewhere):
 # - flags set and cleared (off, capture) on alloctest's sites and on
 #   dup_mm and folio_prealloc, which forks and faults keep allocating, and
@@ -26,7 +26,7 @@ keep=/sys/kernel/debug/tagkeep/ctl
 keys=/sys/kernel/debug/alloc_tag/keys
 [ -x $fuzz ] || { diag "no $fuzz"; exit 2; }
 secs=${STRESS_SECONDS:-10}
-[ -n "${STRESS_SECONDS:-}" ] || [ ! -e /proc/lockdep ] || secs=60
+[ -n "${STRESS_SECONDS:-}" ] || [ ! -e /proc/lockdep ] || secs=30
 nodes=nodes
 $at -S nodes -m nosuchmodule 2>&1 | grep -q 'not supported' && nodes=capture
 diag "$secs s of stress; flags: off capture $nodes"
