@@ -17,8 +17,22 @@
  *                           inside), then vfree() (free_pages_bulk()
  *                           inside); N counts pages
  *   kmalloc SIZE N [KIND]   kmalloc(SIZE) and kfree()
+ *   kmalloc_acct SIZE N [KIND]
+ *                           kmalloc(SIZE, GFP_KERNEL_ACCOUNT) and kfree(),
+ *                           as a pipe's buffers or a file table are charged
  *   cache SIZE N [KIND]     kmem_cache_alloc() and kmem_cache_free() on a
  *                           private, unmerged cache of SIZE-byte objects
+ *   acache SIZE N [KIND]    the same on a SLAB_ACCOUNT cache, as filp and
+ *                           vm_area_struct are
+ *   lru SIZE N [KIND]       kmem_cache_alloc_lru() with a memcg-aware
+ *                           list_lru, on a SLAB_ACCOUNT|SLAB_RECLAIM_ACCOUNT
+ *                           cache, as dentries and inodes are allocated,
+ *                           and kmem_cache_free()
+ *   node SIZE N [KIND]      kmem_cache_alloc_node() on this CPU's node, as
+ *                           task_struct and skbuff heads are, and
+ *                           kmem_cache_free()
+ * The caches of cache, acache, lru and node are the module's own, never
+ * merged with another.
  *
  * KIND is how allocations and frees alternate:
  *   hot (default)  every operation allocates one object and frees it at
@@ -43,6 +57,7 @@
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
 #include <linux/ktime.h>
+#include <linux/list_lru.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -50,6 +65,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <net/sock.h>
@@ -67,7 +83,11 @@ MODULE_PARM_DESC(cachesim, "run the measured loop between cachesim markers");
 /* Operations between two cond_resched() calls in the timed loops. */
 #define AB_CHUNK 4096
 
-enum ab_mode { AB_PAGE, AB_KPAGE, AB_BULK, AB_KMALLOC, AB_CACHE, AB_VMALLOC };
+enum ab_mode {
+	AB_PAGE, AB_KPAGE, AB_BULK, AB_KMALLOC, AB_CACHE, AB_VMALLOC,
+	AB_KMALLOC_ACCT, AB_ACACHE, AB_LRU, AB_NODE
+};
+
 enum ab_kind { AB_HOT, AB_BATCH, AB_WS };
 
 static const char * const ab_mode_names[] = {
@@ -77,6 +97,10 @@ static const char * const ab_mode_names[] = {
 	[AB_KMALLOC] = "kmalloc",
 	[AB_CACHE] = "cache",
 	[AB_VMALLOC] = "vmalloc",
+	[AB_KMALLOC_ACCT] = "kmalloc_acct",
+	[AB_ACACHE] = "acache",
+	[AB_LRU] = "lru",
+	[AB_NODE] = "node",
 };
 
 static const char * const ab_kind_names[] = {
@@ -98,6 +122,8 @@ struct ab_run {
 
 static DEFINE_MUTEX(ab_lock);
 static char ab_result[128];
+/* The lru mode's list_lru, memcg-aware as a superblock's; under ab_lock */
+static struct list_lru ab_lru;
 static struct dentry *ab_dir;
 
 /*
@@ -129,6 +155,26 @@ static struct page *ab_kpage(struct ab_run *r)
 }
 #endif
 
+/*
+ * The flags of a mode's private cache, 0 for a mode without one.
+ * SLAB_NO_MERGE keeps it apart from the kernel's caches of its size
+ * (dentry's, for 192 bytes), whose objects it would otherwise share.
+ */
+static slab_flags_t ab_cache_flags(enum ab_mode mode)
+{
+	switch (mode) {
+	case AB_CACHE:
+	case AB_NODE:
+		return SLAB_NO_MERGE;
+	case AB_ACACHE:
+		return SLAB_NO_MERGE | SLAB_ACCOUNT;
+	case AB_LRU:
+		return SLAB_NO_MERGE | SLAB_ACCOUNT | SLAB_RECLAIM_ACCOUNT;
+	default:
+		return 0;
+	}
+}
+
 static void *ab_alloc(struct ab_run *r)
 {
 	switch (r->mode) {
@@ -138,8 +184,16 @@ static void *ab_alloc(struct ab_run *r)
 		return ab_kpage(r);
 	case AB_KMALLOC:
 		return kmalloc(r->arg, GFP_KERNEL);
+	case AB_KMALLOC_ACCT:
+		return kmalloc(r->arg, GFP_KERNEL_ACCOUNT);
 	case AB_CACHE:
+	case AB_ACACHE:
 		return kmem_cache_alloc(r->cache, GFP_KERNEL);
+	case AB_LRU:
+		return kmem_cache_alloc_lru(r->cache, &ab_lru, GFP_KERNEL);
+	case AB_NODE:
+		return kmem_cache_alloc_node(r->cache, GFP_KERNEL,
+					     numa_node_id());
 	default:
 		return NULL;
 	}
@@ -153,9 +207,13 @@ static void ab_free(struct ab_run *r, void *p)
 		__free_pages(p, r->arg);
 		break;
 	case AB_KMALLOC:
+	case AB_KMALLOC_ACCT:
 		kfree(p);
 		break;
 	case AB_CACHE:
+	case AB_ACACHE:
+	case AB_LRU:
+	case AB_NODE:
 		kmem_cache_free(r->cache, p);
 		break;
 	default:
@@ -337,6 +395,7 @@ static int ab_parse(char *cmd, struct ab_run *r)
 static int ab_run_cmd(struct ab_run *r)
 {
 	unsigned long slots = 0;
+	bool lru = false;
 	char name[32];
 	u64 t0, t1;
 	int ret;
@@ -357,14 +416,21 @@ static int ab_run_cmd(struct ab_run *r)
 		if (!r->slots)
 			return -ENOMEM;
 	}
-	if (r->mode == AB_CACHE) {
-		snprintf(name, sizeof(name), "allocbench-%u", r->arg);
-		r->cache = kmem_cache_create(name, r->arg, 0, SLAB_NO_MERGE,
-					     NULL);
+	if (ab_cache_flags(r->mode)) {
+		snprintf(name, sizeof(name), "allocbench-%s-%u",
+			 ab_mode_names[r->mode], r->arg);
+		r->cache = kmem_cache_create(name, r->arg, 0,
+					     ab_cache_flags(r->mode), NULL);
 		if (!r->cache) {
 			ret = -ENOMEM;
 			goto out;
 		}
+	}
+	if (r->mode == AB_LRU) {
+		ret = list_lru_init_memcg(&ab_lru, NULL);
+		if (ret)
+			goto out;
+		lru = true;
 	}
 
 	/* Warm the per-cpu lists and slabs, untimed. */
@@ -384,6 +450,8 @@ static int ab_run_cmd(struct ab_run *r)
 		 div64_u64((t1 - t0) * 100, r->n));
 out:
 	kmem_cache_destroy(r->cache);
+	if (lru)
+		list_lru_destroy(&ab_lru);
 	kvfree(r->slots);
 	return ret;
 }
