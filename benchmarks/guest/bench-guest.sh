@@ -126,12 +126,19 @@ phase_micro() {
 		micro_one "$r" page 0 "$n" batch
 		micro_one "$r" bulk 16 "$n"
 		micro_one "$r" vmalloc 16 "$n"
-		for size in 8 64 256 1024 4096; do
+		for size in 8 64 96 192 256 1024 4096; do
 			micro_one "$r" kmalloc "$size" "$n"
 		done
 		micro_one "$r" kmalloc 64 "$n" batch
 		micro_one "$r" cache 64 "$n"
 		micro_one "$r" cache 64 "$n" batch
+		# The kernel's own objects' paths: dentry's 192 bytes and its
+		# list_lru, accounted caches and kmalloc, a node's cache.
+		micro_one "$r" cache 192 "$n"
+		micro_one "$r" acache 192 "$n"
+		micro_one "$r" kmalloc_acct 64 "$n"
+		micro_one "$r" lru 192 "$n"
+		micro_one "$r" node 192 "$n"
 		micro_one "$r" page 0 "$WS_N" ws
 		micro_one "$r" kpage 0 "$WS_N" ws
 		r=$((r + 1))
