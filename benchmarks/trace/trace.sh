@@ -46,7 +46,11 @@ for c in $cases; do
 	page-[0-9]-batch|kmalloc-[1-9]*[0-9]-batch|cache-[1-9]*[0-9]-batch) ;;
 	kmalloc-[1-9]|kmalloc-[1-9][0-9]|kmalloc-[1-9][0-9][0-9]|kmalloc-[1-9][0-9][0-9][0-9]) ;;
 	cache-[1-9]|cache-[1-9][0-9]|cache-[1-9][0-9][0-9]|cache-[1-9][0-9][0-9][0-9]) ;;
-	*) die "$cases_txt: '$c' is none of page-ORDER, kpage-0, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES, cache-BYTES, or a page, kmalloc or cache case with -batch" ;;
+	kmalloc_acct-[1-9]|kmalloc_acct-[1-9][0-9]|kmalloc_acct-[1-9][0-9][0-9]|kmalloc_acct-[1-9][0-9][0-9][0-9]) ;;
+	acache-[1-9]|acache-[1-9][0-9]|acache-[1-9][0-9][0-9]|acache-[1-9][0-9][0-9][0-9]) ;;
+	lru-[1-9]|lru-[1-9][0-9]|lru-[1-9][0-9][0-9]|lru-[1-9][0-9][0-9][0-9]) ;;
+	node-[1-9]|node-[1-9][0-9]|node-[1-9][0-9][0-9]|node-[1-9][0-9][0-9][0-9]) ;;
+	*) die "$cases_txt: '$c' is none of page-ORDER, kpage-0, bulk-PAGES, vmalloc-PAGES, kmalloc-BYTES, cache-BYTES, kmalloc_acct-BYTES, acache-BYTES, lru-BYTES, node-BYTES, or a page, kmalloc or cache case with -batch" ;;
 	esac
 	for r in $(case_rows "$c"); do matrix_field "$r" kernel >/dev/null; done
 done
@@ -109,6 +113,10 @@ case_what() {
 	bulk-*) echo "one alloc_pages_bulk() of ${1#bulk-} pages and their __free_page() calls, an iteration of allocbench" ;;
 	vmalloc-*) echo "one vmalloc() of ${1#vmalloc-} pages and its vfree(), an iteration of allocbench" ;;
 	kmalloc-*) echo "one kmalloc(${1#kmalloc-})+kfree() iteration of allocbench" ;;
+	kmalloc_acct-*) echo "one kmalloc(${1#kmalloc_acct-}, GFP_KERNEL_ACCOUNT)+kfree() iteration of allocbench" ;;
+	acache-*) echo "one kmem_cache_alloc()+kmem_cache_free() iteration of allocbench on a private SLAB_ACCOUNT cache of ${1#acache-}-byte objects" ;;
+	lru-*) echo "one kmem_cache_alloc_lru()+kmem_cache_free() iteration of allocbench on a private SLAB_ACCOUNT|SLAB_RECLAIM_ACCOUNT cache of ${1#lru-}-byte objects with a memcg-aware list_lru" ;;
+	node-*) echo "one kmem_cache_alloc_node()+kmem_cache_free() iteration of allocbench on a private cache of ${1#node-}-byte objects, on the CPU's node" ;;
 	esac
 }
 
@@ -121,10 +129,12 @@ step_measure() {
 	case $mode in
 	page) sym=__alloc_frozen_pages_noprof ;;
 	kpage) sym=__alloc_frozen_pages_noprof sysctl=1 ;;
-	cache) sym=kmem_cache_alloc_noprof ;;
+	cache | acache) sym=kmem_cache_alloc_noprof ;;
+	lru) sym=kmem_cache_alloc_lru_noprof ;;
+	node) sym=kmem_cache_alloc_node_noprof ;;
 	bulk) sym=alloc_pages_bulk_noprof ;;
 	vmalloc) sym=__vmalloc_node_range_noprof ;;
-	kmalloc) sym=__kmalloc_noprof ;;
+	kmalloc | kmalloc_acct) sym=__kmalloc_noprof ;;
 	esac
 	# The guest loads allocbench, says so with the objects of a batch
 	# round, and runs a loop that outlasts any wait for gdb to attach (a
