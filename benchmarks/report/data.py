@@ -32,6 +32,21 @@ PAGE_ROWS = (MODULE_SITE, KERNEL_SITE, ("page", "1", "hot"),
              ("vmalloc", "16", "hot"), WORKING_SET, ("kpage", "0", "ws"))
 PAGE_ROWS_TEXT = ("orders 0-3, batch, bulk, vmalloc, working set, both call "
                   "sites")
+# Every slab case of the microbenchmark: kmalloc() at each size and in
+# batch, a private kmem_cache, and the paths the kernel's own objects take
+# (dentry's 192 bytes; accounted kmalloc() and caches; kmem_cache_alloc_lru()
+# on an accounted, reclaimable cache, as dentries and inodes; a node's
+# cache), in the order the guest runs them.  A case the data lacks is
+# judged not measured.
+SLAB_KINDS = ("kmalloc", "kmalloc_acct", "cache", "acache", "lru", "node")
+SLAB_ROWS = tuple(("kmalloc", size, "hot") for size in (
+    "8", "64", "96", "192", "256", "1024", "4096")) + (
+    ("kmalloc", "64", "batch"), ("cache", "64", "hot"),
+    ("cache", "64", "batch"), ("cache", "192", "hot"),
+    ("acache", "192", "hot"), ("kmalloc_acct", "64", "hot"),
+    ("lru", "192", "hot"), ("node", "192", "hot"))
+SLAB_ROWS_TEXT = ("kmalloc() of 8 to 4096 B and accounted, kmem_cache, "
+                  "accounted, list_lru and node caches, batches")
 
 # The workloads (make bench's perf.csv), each with what one op is; micro
 # is the microbenchmark's order-0 pair, the others real programs.
@@ -178,6 +193,13 @@ class Results:
     def micro_keys(self):
         return list(dict.fromkeys((r["bench"], r["arg"], r["kind"])
                                   for r in self.micro))
+
+    def slab_keys(self):
+        """The slab cases a target is judged on: every one of SLAB_ROWS,
+        measured or not, then any other slab case measured."""
+        return list(SLAB_ROWS) + [k for k in self.micro_keys()
+                                  if k[0] in SLAB_KINDS and
+                                  k not in SLAB_ROWS]
 
     # The rule that combines a row's repeats (REPEAT_RULE says it in the
     # report): the median of the repeats of icount run 1, which run 2
@@ -345,12 +367,13 @@ class Results:
     # that name).
     def trace_cases(self):
         """The traced cases: page-0 first, then page orders, the kernel
-        call site's page, bulk, vmalloc, kmalloc and kmem_cache, each
-        batch case after its hot one."""
+        call site's page, bulk, vmalloc, then the slab cases by kind
+        (SLAB_KINDS: kmalloc, accounted kmalloc, kmem_cache, accounted,
+        list_lru and node caches), each batch case after its hot one."""
         d = self.path("trace")
         subs = sorted(x for x in os.listdir(d) if os.path.isdir(
             os.path.join(d, x))) if os.path.isdir(d) else []
-        kinds = ("page", "kpage", "bulk", "vmalloc", "kmalloc", "cache")
+        kinds = ("page", "kpage", "bulk", "vmalloc") + SLAB_KINDS
         key = lambda c: (kinds.index(c.split("-")[0]), int(c.split("-")[1]),
                          c.endswith("-batch"))
         cases = [c for c in ["page-0"] + subs

@@ -40,6 +40,14 @@ def bench_label(bench, arg, kind):
         s = "vmalloc() and vfree() of %s pages (per page)" % arg
     elif bench == "kmalloc":
         s = "kmalloc(%s)" % arg
+    elif bench == "kmalloc_acct":
+        s = "kmalloc(%s), accounted" % arg
+    elif bench == "acache":
+        s = "kmem_cache %s B, accounted" % arg
+    elif bench == "lru":
+        s = "kmem_cache %s B, list_lru" % arg
+    elif bench == "node":
+        s = "kmem_cache %s B, on a node" % arg
     else:
         s = "kmem_cache %s B" % arg
     return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")

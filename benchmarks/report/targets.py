@@ -143,18 +143,19 @@ def name(r, t):
                                                      over_what(r, t, p))
     if t.kind == "slab_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
-               "kmalloc/kmem_cache case (instructions)" % (
-                   t.row, t.limit, p, over_what(r, t, p))
+               "slab case (%s; instructions)" % (
+                   t.row, t.limit, p, over_what(r, t, p), data.SLAB_ROWS_TEXT)
     if t.kind == "slab_within":
-        return "%s`%s` within +%s instructions of `%s` on every " \
-               "kmalloc/kmem_cache case" % ("Stretch: " if t.stretch else "",
-                                            t.row, t.limit, o)
+        return "%s`%s` within +%s instructions of `%s` on every slab case " \
+               "(%s)" % ("Stretch: " if t.stretch else "", t.row, t.limit, o,
+                         data.SLAB_ROWS_TEXT)
     if t.kind == "slab" and t.vs:
         if t.limit == "0":
             return "Slab paths in `%s` run no more instructions than in " \
-                   "`%s` (every kmalloc/kmem_cache case)" % (t.row, p)
+                   "`%s` (every slab case: %s)" % (t.row, p,
+                                                  data.SLAB_ROWS_TEXT)
         return "Slab paths in `%s` within %s instructions of `%s` (every " \
-               "kmalloc/kmem_cache case)" % (t.row, t.limit, p)
+               "slab case: %s)" % (t.row, t.limit, p, data.SLAB_ROWS_TEXT)
     if t.kind == "slab":
         return "Slab paths in `%s` no slower than `%s` (instructions, within " \
                "%s an op)" % (t.row, p, t.limit)
@@ -377,8 +378,9 @@ def judge_memory_share(r, t):
 
 
 def slab_keys(r):
-    """The kmalloc/kmem_cache cases measured."""
-    return [k for k in r.micro_keys() if k[0] in ("kmalloc", "cache")]
+    """The slab cases a target is judged on (data.SLAB_ROWS, and any
+    other measured): one the data lacks is not measured, never met."""
+    return r.slab_keys()
 
 
 def judge_slab(r, t):

@@ -94,8 +94,8 @@ def trace_case(key):
     bench, arg, kind = key
     if kind == "batch" and bench in ("page", "kmalloc", "cache"):
         return "%s-%s-batch" % (bench, arg)
-    if kind != "hot" or bench not in ("page", "kpage", "bulk", "vmalloc",
-                                      "kmalloc", "cache"):
+    if kind != "hot" or bench not in ("page", "kpage", "bulk",
+                                      "vmalloc") + data.SLAB_KINDS:
         return None
     return "%s-%s" % (bench, arg)
 
@@ -165,7 +165,7 @@ def not_met(r, judged):
         # and kmem_cache pairs.
         if t["kind"] == "slab" and t["verdict"].startswith("not met"):
             out.append("- `%s` against `%s`, slab paths: %s." % (
-                t["row"], t["peer"], held_over(r, t, SLAB_CASES)))
+                t["row"], t["peer"], held_over(r, t, slab_cases(r, t))))
     for t in judged:
         if t["kind"] == "workloads_share" and \
                 t["verdict"].startswith("not met"):
@@ -205,6 +205,16 @@ def workloads_not_met(r, t):
 # The traced cases of the pairs a target held to another row is judged on.
 PAGE_CASES = ("page-0", "kpage-0")
 SLAB_CASES = ("kmalloc-64", "cache-64")
+
+
+def slab_cases(r, t):
+    """The traced slab pairs a slab target held to another row names:
+    SLAB_CASES, traced or not, then every other hot slab case
+    (data.SLAB_ROWS) traced on both rows."""
+    more = [trace_case(k) for k in data.SLAB_ROWS]
+    return SLAB_CASES + tuple(
+        c for c in dict.fromkeys(more) if c and c not in SLAB_CASES and
+        {t["row"], t["peer"]} <= set(r.trace_rows(c)))
 
 
 def held_over(r, t, cases):
@@ -470,6 +480,16 @@ def readme(r, judged, plots, stale=()):
              "pointer to the tag in each object's `slabobj_ext`; the fork "
              "keeps a 2-byte index there in the index forms (the flags "
              "and `page_ext` rows) and the pointer in `fork-pointer`. "
+             "Besides the module's own `kmalloc()` and cache, the slab "
+             "cases take the paths of the kernel's own objects: "
+             "`kmalloc()` of 96 and 192 bytes, a private cache of "
+             "dentry's 192 bytes, the same cache accounted (`SLAB_ACCOUNT`, "
+             "as `filp` and `vm_area_struct`), `kmalloc(64, "
+             "GFP_KERNEL_ACCOUNT)` (as pipes and file tables), "
+             "`kmem_cache_alloc_lru()` with a memcg-aware `list_lru` on "
+             "an accounted, reclaimable cache (as dentries and inodes), "
+             "and `kmem_cache_alloc_node()` (as `task_struct` and skbuff "
+             "heads); `docs/measuring.md` says more. "
              "Where the `kmalloc(64)` pair's instructions go, function by "
              "function, is in [trace/README.md](trace/README.md).\n")
     s.append("`page order 0, kernel call site` allocates through "

@@ -25,8 +25,20 @@ def case_title(case):
                 "back through `free_pages_bulk()`)" % n)
     if kind == "kmalloc":
         return "`kmalloc(%s)` + `kfree()`" % n
+    if kind == "kmalloc_acct":
+        return "`kmalloc(%s, GFP_KERNEL_ACCOUNT)` + `kfree()`" % n
     if kind == "cache":
         return "`kmem_cache_alloc()` + `kmem_cache_free()` of %s bytes" % n
+    if kind == "acache":
+        return ("`kmem_cache_alloc()` + `kmem_cache_free()` of %s bytes, "
+                "`SLAB_ACCOUNT` cache" % n)
+    if kind == "lru":
+        return ("`kmem_cache_alloc_lru()` + `kmem_cache_free()` of %s bytes, "
+                "`SLAB_ACCOUNT` and `SLAB_RECLAIM_ACCOUNT` cache, memcg-aware "
+                "`list_lru`" % n)
+    if kind == "node":
+        return ("`kmem_cache_alloc_node()` on the CPU's node + "
+                "`kmem_cache_free()` of %s bytes" % n)
     if kind == "kpage":
         return ("order-%s page of `skb_page_frag_refill()` + "
                 "`__free_pages()` (kernel call site)" % n)

@@ -12,6 +12,7 @@ from unittest import mock
 
 from benchmarks.report import __main__ as cli
 from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces, tree
+from benchmarks.report.fmt import bench_label
 from benchmarks.report.targets import Target
 from benchmarks.report.text import other_section
 
@@ -114,6 +115,31 @@ def fixture(d, rows=tuple(PAIRS), second_run=None):
         "reason"], [{"row": x, "reason": "no such form"}
                     for x in PAIRS if x not in rows])
 
+
+# Instructions per slab pair, every slab case alike.
+SLAB = {"off": 150.0, "stock-a": 300.0, "fork-a": 190.0, "fork-b": 250.0,
+        "other": 160.0, "fork-other": 200.0}
+
+
+def slab_fixture(d, skip=(), more=()):
+    """The fixture with every slab case of data.SLAB_ROWS but those of
+    skip, and the cases of more, at SLAB's figures."""
+    fixture(d)
+    path = os.path.join(d, "micro.csv")
+    with open(path, newline="") as f:
+        rows = [m for m in csv.DictReader(f) if m["bench"] != "kmalloc"]
+    keep = list(rows)
+    for m in keep:
+        if (m["bench"], m["arg"], m["kind"]) != data.MODULE_SITE:
+            continue
+        for bench, arg, kind in data.SLAB_ROWS + tuple(more):
+            if (bench, arg, kind) in skip:
+                continue
+            v = SLAB[m["row"]]
+            rows.append(dict(m, bench=bench, arg=arg, kind=kind,
+                             total_ns=str(int(v * 1000)),
+                             ns_per_op="%.2f" % v))
+    write_csv(path, list(rows[0]), rows)
 
 
 def write_trace(path, row, lines, meta=""):
@@ -420,6 +446,68 @@ class TargetsTest(Fixture):
         self.assertEqual(self.verdicts(r, [
             Target("pages_share", "fork-a", limit="1/3")])[0][0],
             "not measured")
+
+    def test_every_slab_case(self):
+        slab_fixture(self.d)
+        r = data.Results(self.d, self.m)
+        lru = ("lru", "192", "hot")
+        self.assertEqual(r.slab_keys(), list(data.SLAB_ROWS))
+        # fork-a adds 40 where stock-a adds 150 on every slab case.
+        (v, ev), = self.verdicts(r, [Target("slab_share", "fork-a",
+                                            limit="1/3")])
+        self.assertEqual(v, "met")
+        self.assertIn("kmem_cache 192 B, list_lru +40.0 vs +150.0", ev)
+        for k in data.SLAB_ROWS:
+            self.assertIn(bench_label(*k) + " +40.0 vs +150.0", ev)
+        # fork-b adds 100: over a third on each, every one named.
+        (v, _), = self.verdicts(r, [Target("slab_share", "fork-b",
+                                           limit="1/3")])
+        self.assertTrue(v.startswith("not met: kmalloc(8) (+100.0 vs "
+                                     "+150.0); kmalloc(64) (+100.0"), v)
+        for label in ("kmalloc(96)", "kmalloc(192)", "kmem_cache 192 B",
+                      "kmem_cache 192 B, accounted", "kmalloc(64), "
+                      "accounted", "kmem_cache 192 B, list_lru",
+                      "kmem_cache 192 B, on a node"):
+            self.assertIn("; %s (+100.0 vs +150.0)" % label, v)
+        # Each side over its own tree's baseline, against the row VS names.
+        t = Target("slab_share", "fork-other", limit="1/3", vs="stock-a")
+        self.assertEqual(self.verdicts(r, [t])[0][0], "met")
+        self.assertEqual(targets.name(r, t), (
+            "`fork-other` adds at most 1/3 of what `stock-a` adds over its "
+            "own tree's (`other`, `off`) on every slab case (%s; "
+            "instructions)" % data.SLAB_ROWS_TEXT))
+        self.assertEqual([v for v, _ in self.verdicts(r, [
+            Target("slab_within", "fork-a", limit="40"),
+            Target("slab_within", "fork-a", limit="39"),
+            Target("slab", "fork-a", limit="0", vs="fork-b")])],
+            ["met", "not met: " + "; ".join(
+                "%s (+40.0)" % bench_label(*k) for k in data.SLAB_ROWS),
+             "met"])
+        # A slab case the data lacks is not measured, never met.
+        slab_fixture(self.d, skip=(lru,))
+        r = data.Results(self.d, self.m)
+        self.assertIn(lru, r.slab_keys())
+        self.assertEqual(self.verdicts(r, [Target(
+            "slab_share", "fork-a", limit="1/3")])[0][0],
+            "not measured: kmem_cache 192 B, list_lru (met on the rest)")
+        (v, _), = self.verdicts(r, [Target("slab_within", "fork-a",
+                                           limit="39")])
+        self.assertTrue(v.startswith("not met: kmalloc(8) (+40.0);"), v)
+        self.assertTrue(v.endswith("; not measured: kmem_cache 192 B, "
+                                   "list_lru"), v)
+        # Data from before the new cases: judged on kmalloc(64) alone.
+        r = self.results()
+        (v, _), = self.verdicts(r, [Target("slab_share", "fork-a",
+                                           limit="1/3")])
+        self.assertTrue(v.startswith("not measured: kmalloc(8); "), v)
+        self.assertTrue(v.endswith(" (met on the rest)"), v)
+        # A slab case measured beyond SLAB_ROWS is judged too.
+        more = ("kmalloc", "512", "hot")
+        slab_fixture(self.d, more=(more,))
+        r = data.Results(self.d, self.m)
+        self.assertEqual(r.slab_keys(), list(data.SLAB_ROWS) + [more])
+        self.assertIn("kmalloc(512) +40.0 vs +150.0", self.verdicts(r, [
+            Target("slab_share", "fork-a", limit="1/3")])[0][1])
 
     def test_delta(self):
         r = self.results()
@@ -765,6 +853,17 @@ class NotMetTest(Fixture):
             "- `fork-b` against `fork-a`, slab paths: traced over `fork-a` "
             "(kmalloc-64, module call site): +2 in all; most in `g` +3; "
             "(not traced: cache-64).")
+        # Another slab case is named where both rows were traced in it.
+        self.write_trace("fork-b", [("f", 1)], "lru-192")
+        self.assertNotIn("lru-192", text.not_met(r, judged))
+        self.write_trace("fork-a", [("f", 1)], "lru-192")
+        self.write_trace("fork-b", [("f", 1), ("k", 2)], "lru-192")
+        self.assertEqual(
+            text.not_met(r, judged),
+            "- `fork-b` against `fork-a`, slab paths: traced over `fork-a` "
+            "(kmalloc-64, module call site): +2 in all; most in `g` +3; "
+            "traced over `fork-a` (lru-192, module call site): +2 in all; "
+            "most in `k` +2; (not traced: cache-64).")
 
     def test_batch_trace_per_pair(self):
         r = self.results()
@@ -775,6 +874,9 @@ class NotMetTest(Fixture):
                         "inputs=x pairs=2")
         self.assertEqual(text.trace_case(("kmalloc", "64", "batch")),
                          "kmalloc-64-batch")
+        self.assertEqual([text.trace_case(k) for k in data.SLAB_ROWS[-5:]],
+                         ["cache-192", "acache-192", "kmalloc_acct-64",
+                          "lru-192", "node-192"])
         self.assertEqual(
             text.traced_over(r, "fork-b", "fork-a", "kmalloc-64-batch"),
             "traced over `fork-a` (kmalloc-64-batch, module call site, per "
@@ -830,15 +932,29 @@ class NotMetTest(Fixture):
 class TraceCasesTest(unittest.TestCase):
     def test_cases_are_ordered_and_named(self):
         with tempfile.TemporaryDirectory() as d:
-            for c in ("kmalloc-64", "vmalloc-16", "page-1", "bulk-16",
-                      "kmalloc-x", "notes"):
+            for c in ("node-192", "lru-192", "kmalloc_acct-64",
+                      "acache-192", "cache-192", "kmalloc-192", "cache-64",
+                      "kmalloc-64", "vmalloc-16", "page-1", "bulk-16",
+                      "kmalloc-x", "lru-x", "notes"):
                 os.makedirs(os.path.join(d, "trace", c))
             r = data.Results(d, matrix.load(MATRIX))
-            self.assertEqual(r.trace_cases(), ["page-0", "page-1", "bulk-16",
-                                               "vmalloc-16", "kmalloc-64"])
+            self.assertEqual(r.trace_cases(), [
+                "page-0", "page-1", "bulk-16", "vmalloc-16", "kmalloc-64",
+                "kmalloc-192", "kmalloc_acct-64", "cache-64", "cache-192",
+                "acache-192", "lru-192", "node-192"])
         self.assertEqual(traces.case_title("kmalloc-64"),
                          "`kmalloc(64)` + `kfree()`")
         self.assertEqual(traces.case_pages("kmalloc-64"), 1)
+        self.assertEqual(traces.case_title("kmalloc_acct-64"),
+                         "`kmalloc(64, GFP_KERNEL_ACCOUNT)` + `kfree()`")
+        self.assertEqual(traces.case_title("acache-192"),
+                         "`kmem_cache_alloc()` + `kmem_cache_free()` of 192 "
+                         "bytes, `SLAB_ACCOUNT` cache")
+        self.assertTrue(traces.case_title("lru-192").startswith(
+            "`kmem_cache_alloc_lru()` + `kmem_cache_free()` of 192 bytes"))
+        self.assertTrue(traces.case_title("node-192").startswith(
+            "`kmem_cache_alloc_node()`"))
+        self.assertEqual(traces.case_pages("node-192"), 1)
 
 
 class LimitTest(unittest.TestCase):
