@@ -7,28 +7,42 @@ from .fmt import bench_label, fmt_n, fmt_pct, md, pct
 from .targets import extremes, share_margin, verdict
 
 
-def vs_header(r, first):
+def vs_header(r, first, rows=None):
     """A row's column, and after it one against the row it is taken over
-    (Matrix.over()), named."""
+    (Matrix.over()), named; for rows (r.rows unless given)."""
     hdr = [first]
-    for row in r.rows:
+    for row in r.rows if rows is None else rows:
         o = r.matrix.over(row)
         hdr += [row] if o is None else [row, "vs %s" % o]
     return hdr
 
 
-def micro_icount(r):
+def micro_icount(r, rows=None, keys=None):
+    """Instructions per op of each case (keys, every one measured unless
+    given) and row (rows, r.rows unless given), each row beside its
+    baseline."""
+    rows = r.rows if rows is None else rows
     out = []
-    for k in r.micro_keys():
+    for k in r.micro_keys() if keys is None else keys:
         line = [bench_label(*k)]
-        for row in r.rows:
+        for row in rows:
             v = r.micro_icount(row, k)
             line.append(fmt_n(v))
             o = r.matrix.over(row)
             if o is not None:
                 line.append(fmt_pct(pct(v, r.micro_icount(o, k))))
         out.append(line)
-    return vs_header(r, "operation (alloc + free)"), out
+    return vs_header(r, "operation (alloc + free)", rows), out
+
+
+def other_slab(r, family):
+    """The slab cases (data.Results.slab_keys()) of one family of rows
+    over another baseline, as micro_icount(): the cases some row of the
+    family has figures of."""
+    rows = [x for x in r.other_rows if r.matrix.family(x) == family]
+    keys = [k for k in r.slab_keys()
+            if any(r.micro_icount(x, k) is not None for x in rows)]
+    return micro_icount(r, rows, keys)
 
 
 def wall_lines(r, keys, value, fmt):

@@ -251,7 +251,18 @@ def other_section(r, family):
                 "guest; the main tables do not include these rows; the "
                 "targets over them are in the targets' table.\n" % (
                     ", ".join("`%s`" % x for x in rows), family)]
-    return head + [md(tables.other_baselines(r, family)) + "\n"]
+    out = head + [md(tables.other_baselines(r, family)) + "\n"]
+    hdr, lines = tables.other_slab(r, family)
+    if lines:
+        out += ["Slab cases, instructions per alloc+free under icount, each "
+                "row against the row it is taken over, as in the "
+                "microbenchmark table%s:\n" % (
+                    "; memory cgroups are compiled in here, so accounted "
+                    "`kmalloc()` takes the `kmalloc-cg` caches, but the "
+                    "guest runs in the root cgroup, so no object is "
+                    "charged" if family == "off-distro" else ""),
+                md((hdr, lines)) + "\n"]
+    return out
 
 
 def profiled_mib(meta):

@@ -750,6 +750,10 @@ class RenderTest(Fixture):
                       distro)
         self.assertIn("| fork-other | `fork-other` | page_ext | on | 700.0 "
                       "| other | +14.8% | 524288 |", text)
+        # And its slab cases, each row beside the one it is taken over.
+        self.assertIn("| operation (alloc + free) | other | fork-other | "
+                      "vs other |\n|---|---:|---:|---:|\n| kmalloc(64) | "
+                      "150.0 | 150.0 | +0.0% |\n", text)
         with open(os.path.join(self.d, "targets.csv")) as f:
             self.assertEqual(len(f.readlines()), 5)
         os.remove(os.path.join(self.d, "boot.csv"))
