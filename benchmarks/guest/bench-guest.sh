@@ -101,9 +101,17 @@ micro_one() { # REP MODE ARG N [batch]
 }
 
 # kpage: order-0 frag pages, so that skb_page_frag_refill() is one
-# alloc_page() at its kernel call site (net/core/sock.c).
+# alloc_page() at its kernel call site (net/core/sock.c).  A kernel
+# without networking (no such sysctl; no benchmark kernel) has no kpage
+# case: kpage_one runs nothing there.
+kpage_ctl=/proc/sys/net/core/high_order_alloc_disable
 kpage_on() {
-	echo "$1" >/proc/sys/net/core/high_order_alloc_disable
+	[ ! -f $kpage_ctl ] || echo "$1" >$kpage_ctl
+}
+kpage_one() { # REP ARG N [KIND]
+	rep=$1
+	shift
+	[ ! -f $kpage_ctl ] || micro_one "$rep" kpage "$@"
 }
 
 # allocbench, and the flags the row sets on tags (tag-flags.sh).
@@ -119,7 +127,7 @@ phase_micro() {
 	r=1
 	while [ "$r" -le "$REPS" ]; do
 		micro_one "$r" page 0 "$n"
-		micro_one "$r" kpage 0 "$n"
+		kpage_one "$r" 0 "$n"
 		micro_one "$r" page 1 $((n / 2))
 		micro_one "$r" page 2 $((n / 4))
 		micro_one "$r" page 3 $((n / 4))
@@ -140,7 +148,7 @@ phase_micro() {
 		micro_one "$r" lru 192 "$n"
 		micro_one "$r" node 192 "$n"
 		micro_one "$r" page 0 "$WS_N" ws
-		micro_one "$r" kpage 0 "$WS_N" ws
+		kpage_one "$r" 0 "$WS_N" ws
 		r=$((r + 1))
 	done
 	kpage_on 0
