@@ -11,7 +11,8 @@
 # 'make report' (python3 -m benchmarks.report) renders the tables and
 # plots from them.
 #
-# Per matrix row, at 1 GiB: two icount runs (micro + perf; they must agree
+# Per matrix row, at 1 GiB: two icount runs (micro + perf, and where the
+# kernel has memory cgroups the charged slab cases last; they must agree
 # exactly), one plain-TCG run with REPS repeats (wall time) and two icount
 # runs under the cachesim plugin (memory traffic; identical CSVs).  Per row
 # and guest memory size: two icount boots and TCG_BOOTS plain boots.
@@ -189,7 +190,7 @@ step_measure() {
 	skip=0
 	for i in 1 2; do
 		progress "$row" "micro + perf, icount run $i/2, 1G"
-		boot_run "$row" "$kernel" "$args" 1G 1 "icount-$i" "$ref" "$en" "micro perf" || {
+		boot_run "$row" "$kernel" "$args" 1G 1 "icount-$i" "$ref" "$en" "micro perf charged" || {
 			[ $? = 3 ] && skip=1 && break; exit 1; }
 	done
 	if [ $skip = 1 ]; then
@@ -200,7 +201,7 @@ step_measure() {
 	fi
 	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
 	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
-	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf"
+	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf charged"
 	if [ -n "$cachesim" ]; then
 		for i in 1 2; do
 			progress "$row" "memory traffic (cachesim), icount run $i/2, 1G"

@@ -8,13 +8,15 @@
 #          (KERNEL: code, rwdata, rodata and bss of the boot's "Memory:"
 #          line; RESERVED: its reserved memory)
 #   @@MICRO REP MODE ARG N KIND TOTAL_NS NS_PER_OP_X100
+#          (phase charged: MODE_cg, its MODE run in a memory cgroup)
 #   @@CACHE MODE ARG N KIND TOTAL_NS NS_PER_OP_X100   one cachesim window
 #   @@PERF REP WORKLOAD EVENTS OPS ELAPSED_NS NS_PER_OP_X100 TASK_CLOCK_NS FAULTS CSW
-# Usage: bench-guest.sh REF ENABLED PHASE...   (phases: boot micro perf cache)
+# Usage: bench-guest.sh REF ENABLED PHASE...
+#   (phases: boot micro perf cache charged; charged last, see there)
 #   REF      none (profiling compiled out), pointer, flags, page_ext
 #   ENABLED  expected /proc/sys/vm/mem_profiling (0 or 1; "-" for none)
-# Environment: REPS (repeats of micro and perf, default 1), MICRO_N
-# (operations for the order-0 page and kmalloc loops, default 100000),
+# Environment: REPS (repeats of micro, perf and charged, default 1),
+# MICRO_N (operations for the order-0 page and slab loops, default 100000),
 # WS_N (pages of the working-set runs, default 65536: 256 MiB of pages,
 # 4 MiB of struct page), CACHE_N (operations of a hot cachesim window),
 # PF_ROUNDS, FORKS, HB_LOOPS, FILES_N, SPAWNS, STREAM_MIB (workload sizes).
@@ -155,6 +157,45 @@ phase_micro() {
 	rmmod allocbench
 }
 
+# charged_one REP MODE ARG N: MODE's hot loop, recorded as MODE_cg.
+charged_one() {
+	echo "$2 $3 $4" >/sys/kernel/debug/allocbench/run
+	set -- "$1" $(cat /sys/kernel/debug/allocbench/run)
+	rep=$1 mode=$2
+	shift 2
+	echo "@@MICRO $rep ${mode}_cg $*"
+}
+
+# The accounted slab cases again, charged: the shell moves into a child
+# memory cgroup, where each object's obj_cgroup is charged on its
+# allocation and uncharged on its free, on the same caches as micro's
+# (which, as every other phase, runs in the root cgroup, where nothing
+# is charged).  The first child cgroup turns memcg_kmem_online() on for
+# the rest of the boot, root cgroup included, so this phase comes after
+# every other one.  A kernel without the memory controller (no cgroup2
+# with "memory" in cgroup.controllers) has none of these cases: nothing
+# is run, nothing printed.
+phase_charged() {
+	cg=/sys/fs/cgroup
+	grep -qw cgroup2 /proc/filesystems && [ -d $cg ] || return 0
+	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+	grep -qw memory $cg/cgroup.controllers || return 0
+	echo +memory >$cg/cgroup.subtree_control
+	mkdir $cg/bench
+	insmod_bench
+	echo $$ >$cg/bench/cgroup.procs
+	r=1
+	while [ "$r" -le "$REPS" ]; do
+		charged_one "$r" acache 192 "$MICRO_N"
+		charged_one "$r" kmalloc_acct 64 "$MICRO_N"
+		charged_one "$r" lru 192 "$MICRO_N"
+		r=$((r + 1))
+	done
+	echo $$ >$cg/cgroup.procs
+	rmmod allocbench
+	rmdir $cg/bench
+}
+
 # Under the cachesim plugin: one marked window a command, in this order
 # (benchmarks/run.sh pairs the plugin's records with these lines).
 phase_cache() {
@@ -241,5 +282,8 @@ phase_perf() {
 }
 
 for p in "$@"; do
+	[ "${charged:-}" != done ] ||
+		{ echo "bench-guest.sh: phase $p after charged, which comes last" >&2; exit 1; }
 	"phase_$p"
+	[ "$p" != charged ] || charged=done
 done
