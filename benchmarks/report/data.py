@@ -47,6 +47,24 @@ SLAB_ROWS = tuple(("kmalloc", size, "hot") for size in (
     ("lru", "192", "hot"), ("node", "192", "hot"))
 SLAB_ROWS_TEXT = ("kmalloc() of 8 to 4096 B and accounted, kmem_cache, "
                   "accounted, list_lru and node caches, batches")
+# The accounted cases again, charged: run in a child memory cgroup (the
+# guest's charged phase), where each object's obj_cgroup is charged, on
+# the same caches; the cases above run in the root cgroup, where nothing
+# is.  A kernel without memory cgroups has none of them: they are
+# measured on the rows of MEMCG_FAMILIES only, and judged there beside
+# SLAB_ROWS.
+CHARGED_KINDS = ("kmalloc_acct_cg", "acache_cg", "lru_cg")
+CHARGED_ROWS = (("acache_cg", "192", "hot"), ("kmalloc_acct_cg", "64", "hot"),
+                ("lru_cg", "192", "hot"))
+CHARGED_ROWS_TEXT = ("the accounted kmalloc(), cache and list_lru cases "
+                     "charged to a memory cgroup too")
+# The families of rows (Matrix.family()) whose kernels have memory
+# cgroups compiled in: the distro rows' (kernel/configs/distro.config).
+MEMCG_FAMILIES = ("off-distro",)
+# The slab cases of a memcg kernel: SLAB_ROWS, each charged case after
+# the uncharged one it repeats.
+MEMCG_SLAB_ROWS = tuple(x for k in SLAB_ROWS for x in (k,) + tuple(
+    c for c in CHARGED_ROWS if c == (k[0] + "_cg",) + k[1:]))
 
 # The workloads (make bench's perf.csv), each with what one op is; micro
 # is the microbenchmark's order-0 pair, the others real programs.
@@ -190,16 +208,25 @@ class Results:
         return n, mismatch
 
     # --- microbenchmark -----------------------------------------------------
-    def micro_keys(self):
+    def micro_keys(self, rows=None):
+        """The cases measured, on any of rows (every row unless given)."""
         return list(dict.fromkeys((r["bench"], r["arg"], r["kind"])
-                                  for r in self.micro))
+                                  for r in self.micro
+                                  if rows is None or r["row"] in rows))
 
-    def slab_keys(self):
+    def memcg(self, *rows):
+        """Whether every one of rows has memory cgroups compiled in (is of
+        a family of MEMCG_FAMILIES), and so the charged slab cases."""
+        return all(self.matrix.family(x) in MEMCG_FAMILIES for x in rows)
+
+    def slab_keys(self, memcg=False):
         """The slab cases a target is judged on: every one of SLAB_ROWS,
-        measured or not, then any other slab case measured."""
-        return list(SLAB_ROWS) + [k for k in self.micro_keys()
-                                  if k[0] in SLAB_KINDS and
-                                  k not in SLAB_ROWS]
+        or with memcg of MEMCG_SLAB_ROWS (the charged cases too), measured
+        or not, then any other slab case of those kinds measured."""
+        declared = MEMCG_SLAB_ROWS if memcg else SLAB_ROWS
+        kinds = SLAB_KINDS + (CHARGED_KINDS if memcg else ())
+        return list(declared) + [k for k in self.micro_keys()
+                                 if k[0] in kinds and k not in declared]
 
     # The rule that combines a row's repeats (REPEAT_RULE says it in the
     # report): the median of the repeats of icount run 1, which run 2

@@ -29,7 +29,11 @@ def pct(v, base):
 
 
 def bench_label(bench, arg, kind):
-    """A microbenchmark case (data.MODULE_SITE and the like) in words."""
+    """A microbenchmark case (data.MODULE_SITE and the like) in words; a
+    charged case (MODE_cg) is its MODE's, charged to a memory cgroup."""
+    if bench.endswith("_cg"):
+        s = bench_label(bench[:-3], arg, "hot") + ", charged"
+        return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
     if bench == "page":
         s = "page order %s" % arg
     elif bench == "kpage":

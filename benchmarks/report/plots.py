@@ -27,8 +27,8 @@ def gnuplot(d, name, body):
 
 
 def overhead(r, dat):
-    keys = r.micro_keys()
     rows = [x for x in r.rows if r.matrix.over(x) is not None]
+    keys = r.micro_keys(rows)
     if not rows or not keys:
         return None
     with open(dat, "w") as f:

@@ -18,12 +18,12 @@ def vs_header(r, first, rows=None):
 
 
 def micro_icount(r, rows=None, keys=None):
-    """Instructions per op of each case (keys, every one measured unless
-    given) and row (rows, r.rows unless given), each row beside its
+    """Instructions per op of each case (keys, every one measured on rows
+    unless given) and row (rows, r.rows unless given), each row beside its
     baseline."""
     rows = r.rows if rows is None else rows
     out = []
-    for k in r.micro_keys() if keys is None else keys:
+    for k in r.micro_keys(rows) if keys is None else keys:
         line = [bench_label(*k)]
         for row in rows:
             v = r.micro_icount(row, k)
@@ -36,11 +36,12 @@ def micro_icount(r, rows=None, keys=None):
 
 
 def other_slab(r, family):
-    """The slab cases (data.Results.slab_keys()) of one family of rows
-    over another baseline, as micro_icount(): the cases some row of the
-    family has figures of."""
+    """The slab cases (data.Results.slab_keys(), the charged ones too in a
+    family with memory cgroups) of one family of rows over another
+    baseline, as micro_icount(): the cases some row of the family has
+    figures of."""
     rows = [x for x in r.other_rows if r.matrix.family(x) == family]
-    keys = [k for k in r.slab_keys()
+    keys = [k for k in r.slab_keys(r.memcg(*rows))
             if any(r.micro_icount(x, k) is not None for x in rows)]
     return micro_icount(r, rows, keys)
 
@@ -64,7 +65,7 @@ def wall_lines(r, keys, value, fmt):
 
 
 def micro_wall(r):
-    keys = [(bench_label(*k), k) for k in r.micro_keys()]
+    keys = [(bench_label(*k), k) for k in r.micro_keys(r.rows)]
     return (vs_header(r, "operation (alloc + free)"),
             wall_lines(r, keys, r.micro_wall, "%.1f [%.1f–%.1f]"))
 

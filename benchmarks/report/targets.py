@@ -144,18 +144,18 @@ def name(r, t):
     if t.kind == "slab_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
                "slab case (%s; instructions)" % (
-                   t.row, t.limit, p, over_what(r, t, p), data.SLAB_ROWS_TEXT)
+                   t.row, t.limit, p, over_what(r, t, p), slab_text(r, t))
     if t.kind == "slab_within":
         return "%s`%s` within +%s instructions of `%s` on every slab case " \
                "(%s)" % ("Stretch: " if t.stretch else "", t.row, t.limit, o,
-                         data.SLAB_ROWS_TEXT)
+                         slab_text(r, t))
     if t.kind == "slab" and t.vs:
         if t.limit == "0":
             return "Slab paths in `%s` run no more instructions than in " \
                    "`%s` (every slab case: %s)" % (t.row, p,
-                                                  data.SLAB_ROWS_TEXT)
+                                                  slab_text(r, t))
         return "Slab paths in `%s` within %s instructions of `%s` (every " \
-               "slab case: %s)" % (t.row, t.limit, p, data.SLAB_ROWS_TEXT)
+               "slab case: %s)" % (t.row, t.limit, p, slab_text(r, t))
     if t.kind == "slab":
         return "Slab paths in `%s` no slower than `%s` (instructions, within " \
                "%s an op)" % (t.row, p, t.limit)
@@ -377,10 +377,23 @@ def judge_memory_share(r, t):
     return ("not met: " + ", ".join(bad) if bad else "met"), "; ".join(ev)
 
 
-def slab_keys(r):
-    """The slab cases a target is judged on (data.SLAB_ROWS, and any
+def slab_rows(r, t):
+    """The rows a slab target compares: the row and its baseline, or, for
+    one held to another row, shares()."""
+    return (t.row, base(r, t)) if t.kind == "slab_within" else shares(r, t)
+
+
+def slab_keys(r, t):
+    """The slab cases a target is judged on (data.SLAB_ROWS, with the
+    charged ones where every row it compares has memory cgroups, and any
     other measured): one the data lacks is not measured, never met."""
-    return r.slab_keys()
+    return r.slab_keys(r.memcg(*slab_rows(r, t)))
+
+
+def slab_text(r, t):
+    """The slab cases of a target, in words."""
+    return data.SLAB_ROWS_TEXT + ("; " + data.CHARGED_ROWS_TEXT
+                                  if r.memcg(*slab_rows(r, t)) else "")
 
 
 def judge_slab(r, t):
@@ -389,24 +402,24 @@ def judge_slab(r, t):
     rows = shares(r, t)
     if rows[1] == rows[3]:
         return judge_each(
-            r, labelled(slab_keys(r)), rows[::2],
+            r, labelled(slab_keys(r, t)), rows[::2],
             lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q),
             over_margin(t))
     return judge_each(
-        r, labelled(slab_keys(r)), rows,
+        r, labelled(slab_keys(r, t)), rows,
         lambda v, b, q, bq: "%+.1f vs %+.1f over their baselines" % (
             v - b, q - bq),
         lambda v, b, q, bq: float(t.limit) - (v - b) + (q - bq))
 
 
 def judge_slab_share(r, t):
-    return judge_each(r, labelled(slab_keys(r)), shares(r, t),
+    return judge_each(r, labelled(slab_keys(r, t)), shares(r, t),
                       lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
                       share_margin(t.limit))
 
 
 def judge_slab_within(r, t):
-    return judge_each(r, labelled(slab_keys(r)), (t.row, base(r, t)),
+    return judge_each(r, labelled(slab_keys(r, t)), (t.row, base(r, t)),
                       lambda v, b: "%+.1f" % (v - b), over_margin(t))
 
 

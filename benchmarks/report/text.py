@@ -258,9 +258,13 @@ def other_section(r, family):
                 "row against the row it is taken over, as in the "
                 "microbenchmark table%s:\n" % (
                     "; memory cgroups are compiled in here, so accounted "
-                    "`kmalloc()` takes the `kmalloc-cg` caches, but the "
-                    "guest runs in the root cgroup, so no object is "
-                    "charged" if family == "off-distro" else ""),
+                    "`kmalloc()` takes the `kmalloc-cg` caches. The guest "
+                    "runs every case in the root cgroup, where no object "
+                    "is charged, but those marked charged: they repeat the "
+                    "accounted ones in a child memory cgroup, on the same "
+                    "caches, where each object's `obj_cgroup` is charged "
+                    "and uncharged" if family in data.MEMCG_FAMILIES
+                    else ""),
                 md((hdr, lines)) + "\n"]
     return out
 

@@ -121,9 +121,14 @@ SLAB = {"off": 150.0, "stock-a": 300.0, "fork-a": 190.0, "fork-b": 250.0,
         "other": 160.0, "fork-other": 200.0}
 
 
-def slab_fixture(d, skip=(), more=()):
+# What a charged case adds over the uncharged one it repeats.
+CHARGE = 30.0
+
+
+def slab_fixture(d, skip=(), more=(), charged=()):
     """The fixture with every slab case of data.SLAB_ROWS but those of
-    skip, and the cases of more, at SLAB's figures."""
+    skip, and the cases of more, at SLAB's figures, and on the rows of
+    charged the charged cases (data.CHARGED_ROWS) at CHARGE over them."""
     fixture(d)
     path = os.path.join(d, "micro.csv")
     with open(path, newline="") as f:
@@ -132,10 +137,11 @@ def slab_fixture(d, skip=(), more=()):
     for m in keep:
         if (m["bench"], m["arg"], m["kind"]) != data.MODULE_SITE:
             continue
-        for bench, arg, kind in data.SLAB_ROWS + tuple(more):
+        for bench, arg, kind in data.SLAB_ROWS + tuple(more) + (
+                data.CHARGED_ROWS if m["row"] in charged else ()):
             if (bench, arg, kind) in skip:
                 continue
-            v = SLAB[m["row"]]
+            v = SLAB[m["row"]] + (CHARGE if bench.endswith("_cg") else 0)
             rows.append(dict(m, bench=bench, arg=arg, kind=kind,
                              total_ns=str(int(v * 1000)),
                              ns_per_op="%.2f" % v))
@@ -509,6 +515,79 @@ class TargetsTest(Fixture):
         self.assertIn("kmalloc(512) +40.0 vs +150.0", self.verdicts(r, [
             Target("slab_share", "fork-a", limit="1/3")])[0][1])
 
+    def test_charged_slab_cases_on_memcg_rows(self):
+        # "other" and fork-other play the distro rows: memory cgroups
+        # compiled in, the charged cases measured on them alone.
+        memcg = mock.patch.object(data, "MEMCG_FAMILIES", ("other",))
+        acct = ("kmalloc_acct", "64", "hot")
+        cg = ("kmalloc_acct_cg", "64", "hot")
+        self.assertEqual(bench_label(*cg), "kmalloc(64), accounted, charged")
+        self.assertEqual(bench_label("lru_cg", "192", "hot"),
+                         "kmem_cache 192 B, list_lru, charged")
+        self.assertEqual(set(data.MEMCG_SLAB_ROWS),
+                         set(data.SLAB_ROWS + data.CHARGED_ROWS))
+        # Each charged case right after the one it repeats.
+        i = data.MEMCG_SLAB_ROWS.index(acct)
+        self.assertEqual(data.MEMCG_SLAB_ROWS[i + 1], cg)
+        # Never traced: make trace runs none of them.
+        self.assertEqual([text.trace_case(k) for k in data.CHARGED_ROWS],
+                         [None] * 3)
+        slab_fixture(self.d, charged=("other", "fork-other"))
+        r = data.Results(self.d, self.m)
+        within = Target("slab_within", "fork-other", limit="40")
+        with memcg:
+            self.assertTrue(r.memcg("other", "fork-other"))
+            self.assertFalse(r.memcg("fork-other", "off"))
+            self.assertEqual(r.slab_keys(True), list(data.MEMCG_SLAB_ROWS))
+            self.assertEqual(r.slab_keys(), list(data.SLAB_ROWS))
+            # Judged there beside the uncharged ones: fork-other adds 40.
+            (v, ev), = self.verdicts(r, [within])
+            self.assertEqual(v, "met")
+            self.assertIn("kmalloc(64), accounted +40.0; kmalloc(64), "
+                          "accounted, charged +40.0; ", ev)
+            self.assertIn("; %s)" % data.CHARGED_ROWS_TEXT,
+                          targets.name(r, within))
+            # The rows elsewhere are judged on the uncharged cases alone,
+            # charged cases measured on other rows or not.
+            (v, ev), = self.verdicts(r, [Target("slab_within", "fork-a",
+                                                limit="40")])
+            self.assertEqual(v, "met")
+            self.assertNotIn("charged", ev)
+            t = Target("slab_share", "fork-other", limit="1/3", vs="stock-a")
+            self.assertEqual(self.verdicts(r, [t])[0][0], "met")
+            self.assertNotIn("charged", targets.name(r, t))
+            # Their family's slab table lists them, the main table not.
+            hdr, lines = tables.other_slab(r, "other")
+            self.assertIn(["kmalloc(64), accounted", "160.0", "200.0",
+                           "+25.0%"], lines)
+            self.assertEqual(lines[lines.index(
+                ["kmalloc(64), accounted", "160.0", "200.0", "+25.0%"]) + 1],
+                ["kmalloc(64), accounted, charged", "190.0", "230.0",
+                 "+21.1%"])
+            self.assertNotIn("charged", str(tables.micro_icount(r)))
+            self.assertNotIn("charged", str(tables.micro_wall(r)))
+            self.assertIn("but those marked charged", "".join(
+                other_section(r, "other")))
+        # Not where the family has no memory cgroups.
+        self.assertNotIn("charged", str(tables.other_slab(r, "other")))
+        self.assertNotIn("but those marked charged", "".join(
+            other_section(r, "other")))
+        self.assertNotIn(data.CHARGED_ROWS_TEXT, targets.name(r, within))
+        # A charged case the data lacks is not measured, never met.
+        slab_fixture(self.d, charged=("other", "fork-other"), skip=(cg,))
+        r = data.Results(self.d, self.m)
+        with memcg:
+            self.assertEqual(self.verdicts(r, [within])[0][0],
+                             "not measured: kmalloc(64), accounted, charged "
+                             "(met on the rest)")
+            # None measured (a kernel without memcg, data from before).
+            slab_fixture(self.d)
+            r = data.Results(self.d, self.m)
+            self.assertEqual(self.verdicts(r, [within])[0][0],
+                             "not measured: " + "; ".join(
+                                 bench_label(*k) for k in data.CHARGED_ROWS)
+                             + " (met on the rest)")
+
     def test_delta(self):
         r = self.results()
         # fork-b: +100 over fork-a at the module site, +101 at the kernel's.
@@ -592,6 +671,18 @@ class TargetsTest(Fixture):
         for t in targets.load():
             self.assertTrue(t.row == "*" or t.row in m, t)
             self.assertTrue(t.vs == "" or t.vs in m, t)
+
+    def test_the_distro_slab_target_takes_the_charged_cases(self):
+        m = matrix.load(matrix.PATH)
+        r = data.Results(self.d, m)
+        self.assertTrue(all(m.family(f) == f for f in data.MEMCG_FAMILIES))
+        t, = [t for t in targets.load() if t.kind == "slab_share" and
+              t.row == "fork-distro-compressed"]
+        self.assertEqual(targets.slab_rows(r, t), (
+            "fork-distro-compressed", "off-fork-distro",
+            "stock-distro-pointer", "off-distro"))
+        self.assertTrue(r.memcg(*targets.slab_rows(r, t)))
+        self.assertFalse(r.memcg("fork-flags", "off-fork"))
 
     def test_targets_csv_round_trip(self):
         r = self.results()
