@@ -23,6 +23,13 @@
  *                       (alloctest_accounted)
  *   cache COUNT         COUNT objects of the module's own cache, freed with
  *                       kmem_cache_free() (alloctest_cache_alloc)
+ *   cachenode NID COUNT COUNT objects of the module's cache from node NID,
+ *                       with kmem_cache_alloc_node() (alloctest_cache_node)
+ *   lru COUNT           COUNT 192-byte objects, as a dentry's, of an
+ *                       accounted, reclaimable cache with
+ *                       kmem_cache_alloc_lru() and a memcg-aware list_lru,
+ *                       as dentries and inodes are allocated
+ *                       (alloctest_lru_alloc)
  *   inobj COUNT         the same from a cache whose objects have room for
  *                       their slab extension in their padding (40 bytes
  *                       aligned to 64, never merged)
@@ -51,6 +58,7 @@
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/gfp.h>
+#include <linux/list_lru.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -78,7 +86,8 @@ static unsigned int nr_pcpu;
 static void *held_vm[ALLOCTEST_MAX];
 static unsigned int nr_vm;
 static struct kmem_cache *alloctest_cachep, *alloctest_inobj_cachep;
-static struct kmem_cache *alloctest_rcu_cachep;
+static struct kmem_cache *alloctest_rcu_cachep, *alloctest_lru_cachep;
+static struct list_lru alloctest_lru;
 struct held_cache_obj {
 	struct kmem_cache *cache;
 	void *obj;
@@ -268,6 +277,46 @@ static int alloctest_cache_alloc(struct kmem_cache *cache, unsigned int count)
 		held_cobjs[nr_cobjs++].obj = obj;
 	}
 	return 0;
+}
+
+/* Held like the module's cache's objects: freed with kmem_cache_free() */
+static int alloctest_cache_hold(struct kmem_cache *cache, void *obj)
+{
+	if (!obj)
+		return -ENOMEM;
+	held_cobjs[nr_cobjs].cache = cache;
+	held_cobjs[nr_cobjs++].obj = obj;
+	return 0;
+}
+
+/* The kmem_cache_alloc_node() call site */
+static int alloctest_cache_node(unsigned int nid, unsigned int count)
+{
+	int ret = 0;
+
+	if (nid >= MAX_NUMNODES || !node_online(nid) ||
+	    count > ALLOCTEST_MAX - nr_cobjs)
+		return -EINVAL;
+	while (count-- && !ret)
+		ret = alloctest_cache_hold(alloctest_cachep,
+					   kmem_cache_alloc_node(alloctest_cachep,
+								 GFP_KERNEL, nid));
+	return ret;
+}
+
+/* The kmem_cache_alloc_lru() call site */
+static int alloctest_lru_alloc(unsigned int count)
+{
+	int ret = 0;
+
+	if (count > ALLOCTEST_MAX - nr_cobjs)
+		return -EINVAL;
+	while (count-- && !ret)
+		ret = alloctest_cache_hold(alloctest_lru_cachep,
+					   kmem_cache_alloc_lru(alloctest_lru_cachep,
+								&alloctest_lru,
+								GFP_KERNEL));
+	return ret;
 }
 
 /* The bulk call site: one tag for every object of the batch. */
@@ -498,6 +547,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ret = alloctest_accounted(a, b);
 	} else if (n == 2 && !strcmp(cmd, "cache")) {
 		ret = alloctest_cache_alloc(alloctest_cachep, a);
+	} else if (n == 3 && !strcmp(cmd, "cachenode")) {
+		ret = alloctest_cache_node(a, b);
+	} else if (n == 2 && !strcmp(cmd, "lru")) {
+		ret = alloctest_lru_alloc(a);
 	} else if (n == 2 && !strcmp(cmd, "inobj")) {
 		ret = alloctest_cache_alloc(alloctest_inobj_cachep, a);
 	} else if (n == 2 && !strcmp(cmd, "cachebulk")) {
@@ -555,10 +608,16 @@ static int __init alloctest_init(void)
 	alloctest_inobj_cachep = kmem_cache_create("alloctest_inobj", 40,
 						   &inobj_args, SLAB_NO_MERGE);
 	alloctest_rcu_cachep = alloctest_rcu_cache_create();
-	if (!alloctest_cachep || !alloctest_inobj_cachep || !alloctest_rcu_cachep) {
+	alloctest_lru_cachep = kmem_cache_create("alloctest_lru", 192, NULL,
+						 SLAB_ACCOUNT | SLAB_RECLAIM_ACCOUNT |
+						 SLAB_NO_MERGE);
+	if (!alloctest_cachep || !alloctest_inobj_cachep ||
+	    !alloctest_rcu_cachep || !alloctest_lru_cachep ||
+	    list_lru_init_memcg(&alloctest_lru, NULL)) {
 		kmem_cache_destroy(alloctest_cachep);
 		kmem_cache_destroy(alloctest_inobj_cachep);
 		kmem_cache_destroy(alloctest_rcu_cachep);
+		kmem_cache_destroy(alloctest_lru_cachep);
 		return -ENOMEM;
 	}
 	alloctest_dir = debugfs_create_dir("alloctest", NULL);
@@ -573,6 +632,8 @@ static void __exit alloctest_exit(void)
 	kmem_cache_destroy(alloctest_cachep);
 	kmem_cache_destroy(alloctest_inobj_cachep);
 	kmem_cache_destroy(alloctest_rcu_cachep);
+	kmem_cache_destroy(alloctest_lru_cachep);
+	list_lru_destroy(&alloctest_lru);
 }
 
 module_init(alloctest_init);

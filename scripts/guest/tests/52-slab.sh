@@ -1,11 +1,15 @@
 # Every way a slab object's tag is set, moved and cleared, beyond kmalloc()
 # and kfree() (20-module-tags): kmem_cache_alloc() and kmem_cache_free() on
-# a cache of the module's own; a cache whose object extensions sit in each
-# object's padding; bulk allocation and free; krealloc() in place (the
-# object keeps its first tag) and moving (the new object counts at
-# krealloc()'s caller, the old one is uncounted); kfree_rcu(), whose objects
-# are freed in batches after a grace period.  Each line counts exactly what
-# is held, and drains to zero.
+# a cache of the module's own; kmem_cache_alloc_node();
+# kmem_cache_alloc_lru() on an accounted, unmerged cache of 192-byte
+# objects, as dentries are allocated, from the first object of its first
+# slab on (with memcg, its slabs keep objcg pointers after the
+# references); a cache whose object extensions sit in each object's
+# padding; bulk allocation and free; krealloc() in place (the object keeps
+# its first tag) and moving (the new object counts at krealloc()'s caller,
+# the old one is uncounted); kfree_rcu(), whose objects are freed in
+# batches after a grace period.  Each line counts exactly what is held,
+# and drains to zero.
 set -eu
 . /guest/ktap.sh
 [ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
@@ -18,6 +22,8 @@ cache="[alloctest] func:alloctest_cache_alloc"
 bulk="[alloctest] func:alloctest_cache_bulk"
 kre="[alloctest] func:alloctest_krealloc"
 rcu="[alloctest] func:alloctest_kfree_rcu"
+node="[alloctest] func:alloctest_cache_node"
+lru="[alloctest] func:alloctest_lru_alloc"
 # bytes COUNTERS: the bytes of "BYTES CALLS"
 bytes() { echo "${1% *}"; }
 
@@ -34,6 +40,13 @@ check_eq "an object of the in-object cache counts 64 bytes" 64 "$in"
 echo "inobj 99" >$ctl
 check_eq "its 100 objects are counted too" "$((100 * one + 100 * in)) 200" \
 	"$(tag_counters "$cache")"
+echo "cachenode 0 30" >$ctl
+check_eq "kmem_cache_alloc_node() x30 counted" "$((30 * one)) 30" "$(tag_counters "$node")"
+echo "lru 1" >$ctl
+l=$(bytes "$(tag_counters "$lru")")
+check "an object of the 192-byte lru cache counts at least 192 bytes" test "$l" -ge 192
+echo "lru 149" >$ctl
+check_eq "kmem_cache_alloc_lru() x150 counted" "$((150 * l)) 150" "$(tag_counters "$lru")"
 echo "cachebulk 50" >$ctl
 check_eq "kmem_cache_alloc_bulk() of 50: 50 calls" "$((50 * one)) 50" "$(tag_counters "$bulk")"
 k128=$(kmalloc_size 128) k1024=$(kmalloc_size 1024)
@@ -58,6 +71,8 @@ check_eq "kfree_rcu() x200: the line drains" "0 0" "$(tag_counters "$rcu")"
 echo free >$ctl
 check_eq "kmem_cache_free(): the cache line back to zero" "0 0" "$(tag_counters "$cache")"
 check_eq "kmem_cache_free_bulk(): the bulk line back to zero" "0 0" "$(tag_counters "$bulk")"
+check_eq "kmem_cache_alloc_node()'s line back to zero" "0 0" "$(tag_counters "$node")"
+check_eq "kmem_cache_alloc_lru()'s line back to zero" "0 0" "$(tag_counters "$lru")"
 check_eq "kfree() of the krealloc()ed: back to zero" "0 0" "$(tag_counters "$kre")"
 check_eq "no line went negative" "" "$(awk 'NR > 2 && ($1 < 0 || $2 < 0)' /proc/allocinfo)"
 check "unload alloctest" rmmod alloctest
