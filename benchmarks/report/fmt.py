@@ -28,30 +28,27 @@ def pct(v, base):
     return (v - base) / base * 100.0
 
 
+# Each microbenchmark mode's words, with its argument at %s.
+BENCH_LABELS = {
+    "page": "page order %s",
+    "kpage": "page order 0, kernel call site",
+    "bulk": "alloc_pages_bulk() of %s (per page)",
+    "vmalloc": "vmalloc() and vfree() of %s pages (per page)",
+    "kmalloc": "kmalloc(%s)",
+    "kmalloc_acct": "kmalloc(%s), accounted",
+    "acache": "kmem_cache %s B, accounted",
+    "lru": "kmem_cache %s B, list_lru",
+    "node": "kmem_cache %s B, on a node",
+    "cache": "kmem_cache %s B",
+}
+
+
 def bench_label(bench, arg, kind):
     """A microbenchmark case (data.MODULE_SITE and the like) in words; a
     charged case (MODE_cg) is its MODE's, charged to a memory cgroup."""
     if bench.endswith("_cg"):
         s = bench_label(bench[:-3], arg, "hot") + ", charged"
-        return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
-    if bench == "page":
-        s = "page order %s" % arg
-    elif bench == "kpage":
-        s = "page order 0, kernel call site"
-    elif bench == "bulk":
-        s = "alloc_pages_bulk() of %s (per page)" % arg
-    elif bench == "vmalloc":
-        s = "vmalloc() and vfree() of %s pages (per page)" % arg
-    elif bench == "kmalloc":
-        s = "kmalloc(%s)" % arg
-    elif bench == "kmalloc_acct":
-        s = "kmalloc(%s), accounted" % arg
-    elif bench == "acache":
-        s = "kmem_cache %s B, accounted" % arg
-    elif bench == "lru":
-        s = "kmem_cache %s B, list_lru" % arg
-    elif bench == "node":
-        s = "kmem_cache %s B, on a node" % arg
     else:
-        s = "kmem_cache %s B" % arg
+        words = BENCH_LABELS.get(bench, BENCH_LABELS["cache"])
+        s = words % arg if "%s" in words else words
     return s + {"batch": ", batch", "ws": ", working set"}.get(kind, "")
