@@ -13,13 +13,15 @@
 #
 # Per matrix row, at 1 GiB: two icount runs (micro + perf, and where the
 # kernel has memory cgroups the charged slab cases last; they must agree
-# exactly), one plain-TCG run with REPS repeats (wall time) and two icount
+# exactly), TRAJS - 1 more icount runs of the perf workloads alone, each
+# on another trajectory (bench-guest.sh's TRAJ: a start offset), one
+# plain-TCG run with REPS repeats (wall time) and two icount
 # runs under the cachesim plugin (memory traffic; identical CSVs).  Per row
 # and guest memory size: two icount boots and TCG_BOOTS plain boots.
 #
 # Environment: QUICK=1 (small loops, 2 repeats, 1 GiB only, output in
 # $BUILD/bench/quick unless RESULTS is set), RESULTS (output directory),
-# MEMS, REPS, TCG_BOOTS, MICRO_N, WS_N, CACHE_N, PF_ROUNDS, FORKS, HB_LOOPS,
+# MEMS, REPS, TRAJS (workload trajectories a row, default 3), TCG_BOOTS, MICRO_N, WS_N, CACHE_N, PF_ROUNDS, FORKS, HB_LOOPS,
 # FILES_N, SPAWNS, STREAM_MIB,
 # NO_BUILD=1, NO_CACHESIM=1 (skip the plugin runs), ROWS (the rows to
 # measure, whatever results/ holds), FULL=1 (every row),
@@ -45,6 +47,8 @@ else
 	: "${FILES_N:=2000}" "${SPAWNS:=200}" "${STREAM_MIB:=64}"
 	: "${RESULTS:=$TOP/results}"
 fi
+TRAJS=${TRAJS:-3}
+case $TRAJS in [1-9]) ;; *) die "TRAJS=$TRAJS: give 1 to 9 trajectories" ;; esac
 # Every boot, every row: without a local APIC timer the kernel skips the
 # APIC timer calibration, a pause-instruction spin that takes over a minute
 # of host time under -icount (TCG leaves its translated code on each pause).
@@ -93,7 +97,7 @@ step_setup() {
 	echo "date,commit,inputs,kernel_variant,row,boot_args,reason" >"$work/skipped.csv"
 	echo "$meta_hdr,cache_model,bench,arg,n,kind,ops,accesses,lines,l1_miss,l2_miss,op_lines" >"$work/cachesim.csv"
 	# The boots, for progress.
-	per_row=$((3 + $(echo $MEMS | wc -w) * (2 + TCG_BOOTS)))
+	per_row=$((2 + TRAJS + $(echo $MEMS | wc -w) * (2 + TCG_BOOTS)))
 	[ -z "$cachesim" ] || per_row=$((per_row + 2))
 	nboots=$((total * per_row)) boots=0
 }
@@ -121,7 +125,8 @@ boot_run() {
 	[ "$args" != - ] && append+=(-A "$args")
 	scripts_env=(-e "REPS=$REPS" -e "MICRO_N=$MICRO_N" -e "PF_ROUNDS=$PF_ROUNDS"
 		-e "FORKS=$FORKS" -e "HB_LOOPS=$HB_LOOPS" -e "WS_N=$WS_N" -e "CACHE_N=$CACHE_N"
-		-e "FILES_N=$FILES_N" -e "SPAWNS=$SPAWNS" -e "STREAM_MIB=$STREAM_MIB")
+		-e "FILES_N=$FILES_N" -e "SPAWNS=$SPAWNS" -e "STREAM_MIB=$STREAM_MIB"
+		-e "TRAJ=${TRAJ:-1}")
 	[ "$phases" = boot ] && scripts_env+=(-e REPS=1)
 	if [ "$phases" = cache ]; then
 		rm -f "$out.cache.csv"
@@ -200,6 +205,10 @@ step_measure() {
 		return
 	fi
 	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
+	for i in $(seq 2 "$TRAJS"); do
+		progress "$row" "perf, icount, trajectory $i/$TRAJS, 1G"
+		TRAJ=$i boot_run "$row" "$kernel" "$args" 1G 1 "icount-t$i" "$ref" "$en" perf
+	done
 	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
 	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf charged"
 	if [ -n "$cachesim" ]; then

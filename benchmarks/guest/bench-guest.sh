@@ -19,7 +19,11 @@
 # MICRO_N (operations for the order-0 page and slab loops, default 100000),
 # WS_N (pages of the working-set runs, default 65536: 256 MiB of pages,
 # 4 MiB of struct page), CACHE_N (operations of a hot cachesim window),
-# PF_ROUNDS, FORKS, HB_LOOPS, FILES_N, SPAWNS, STREAM_MIB (workload sizes).
+# PF_ROUNDS, FORKS, HB_LOOPS, FILES_N, SPAWNS, STREAM_MIB (workload sizes),
+# TRAJ (the perf phase's trajectory, default 1: trajectory K > 1 pauses
+# (K - 1) * 1733 us before each workload, which starts it at another phase
+# of the timer tick and so takes another path through the scheduler; the
+# kernel and the work are the same).
 # Every workload but micro is timed in the guest with CLOCK_MONOTONIC
 # (bench/workload and the other programs of benchmarks/progs), which
 # under -icount counts its instructions exactly.
@@ -36,6 +40,7 @@ HB_LOOPS=${HB_LOOPS:-20}
 FILES_N=${FILES_N:-2000}
 SPAWNS=${SPAWNS:-200}
 STREAM_MIB=${STREAM_MIB:-64}
+TRAJ=${TRAJ:-1}
 bench=$(cd "$(dirname "$0")" && pwd)
 
 # Meminfo first: as close to "right after boot" as the guest gets.
@@ -233,6 +238,7 @@ phase_perf() {
 	r=1
 	while [ "$r" -le "$REPS" ]; do
 		for w in micro messaging files spawn stream pagefault forkexit; do
+			[ "$TRAJ" = 1 ] || "$bench/workload" pause $(((TRAJ - 1) * 1733))
 			case $w in
 			micro)
 				ops=$MICRO_N

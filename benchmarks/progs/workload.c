@@ -8,6 +8,10 @@
  *   workload stream MIB       MIB MiB through an AF_UNIX stream socket pair
  *                             between two processes, in 64 KiB writes
  *   workload timed OPS CMD... run CMD once, counted as OPS operations
+ *   workload pause USEC       sleep USEC microseconds and print nothing: a
+ *                             start offset, which moves the workload that
+ *                             follows to another phase of the timer tick
+ *                             (another trajectory through the scheduler)
  *
  * Prints: NAME OPS TOTAL_NS NS_PER_OP_TIMES_100, where an op is a file, a
  * spawn, a 4 KiB page of the stream, or one of the command's OPS.
@@ -148,7 +152,7 @@ static int timed(char **cmd)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: workload files DIR N | spawn N | stream MIB | timed OPS CMD...\n");
+	fprintf(stderr, "usage: workload files DIR N | spawn N | stream MIB | timed OPS CMD... | pause USEC\n");
 	return 2;
 }
 
@@ -162,6 +166,18 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc < 3)
 		return usage();
+	if (!strcmp(argv[1], "pause")) {
+		struct timespec ts;
+
+		if (argc != 3 || !(ops = count(argv[2])))
+			return usage();
+		ts.tv_sec = ops / 1000000;
+		ts.tv_nsec = (long)(ops % 1000000) * 1000;
+		while (nanosleep(&ts, &ts))
+			if (errno != EINTR)
+				return fail("nanosleep");
+		return 0;
+	}
 	INSNPROF_START();
 	t0 = now_ns();
 	if (!strcmp(argv[1], "files") && argc == 4 && (ops = count(argv[3])))

@@ -21,7 +21,9 @@ check files 50 files "$tmp/files" 50
 check spawn 5 spawn 5
 check stream 512 stream 2
 check timed 7 timed 7 true
-for bad in "" "files $tmp/files" "spawn 0" "stream x" "timed 3"; do
+out=$("$w" pause 1000) || { echo "workload pause 1000: exit $?"; exit 1; }
+[ -z "$out" ] || { echo "workload pause printed '$out'"; exit 1; }
+for bad in "" "files $tmp/files" "spawn 0" "stream x" "timed 3" "pause 0" "pause 1 2"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$w" $bad 2>/dev/null || rc=$?
@@ -33,4 +35,4 @@ rc=0
 rc=0
 "$w" files "$tmp/none" 3 2>/dev/null || rc=$?
 [ $rc = 1 ] || { echo "a missing directory: exit $rc, not 1"; exit 1; }
-echo "workload: files, spawn, stream and timed report their ops; bad usage exits 2, failures 1"
+echo "workload: files, spawn, stream and timed report their ops, pause prints nothing; bad usage exits 2, failures 1"
