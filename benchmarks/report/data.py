@@ -298,6 +298,14 @@ class Results:
         return (statistics.median(v), min(v), max(v), len(v)) if v else None
 
     # --- boot and memory --------------------------------------------------------
+    # init_ns is the printk timestamp of "Run /init as init process"
+    # (bench-guest.sh phase_boot), which the console prints in whole
+    # microseconds: a multiple of INIT_TICK_NS, the instant truncated to
+    # its tick.  Under -icount shift=0 a guest ns is one instruction, so
+    # an icount run's init_ns is the instructions to /init at a
+    # resolution of INIT_TICK_NS.
+    INIT_TICK_NS = 1000
+
     def mems(self):
         return sorted({r["mem_mib"] for r in self.boot}, key=int)
 

@@ -181,7 +181,8 @@ def name(r, t):
                "alloc+free, both call sites)" % (t.row, t.limit, p)
     if t.kind == "boot":
         return "Boot: each fork row reaches `/init` in no more " \
-               "instructions than its stock peer (icount)"
+               "instructions than its stock peer (icount, to the printk " \
+               "timestamp's tick of %d instructions)" % r.INIT_TICK_NS
     raise ValueError("targets.py: unknown kind %r" % t.kind)
 
 
@@ -367,6 +368,13 @@ MEMORY_RULE = (
     "row at the more favourable, within resolution otherwise, and the "
     "verdict names every guest size not met and every one within "
     "resolution, with its figures")
+BOOT_RULE = (
+    "each row's instructions to `/init` against its peer's, each "
+    "truncated to the printk timestamp's tick: met when the row is no "
+    "later, within resolution when later by one tick at most (two "
+    "instants a tick apart on the truncated clock may be one instruction "
+    "apart), not met when later by more, and the verdict names every row "
+    "not met and every one within resolution, with its figures")
 
 
 def resolved(least, most):
@@ -523,8 +531,15 @@ def judge_traffic(r, t):
     return "not met: " + ", ".join(bad) if bad else "met", "; ".join(ev)
 
 
+def boot_verdict(late, tick):
+    """The verdict of a row late instructions to /init over its peer,
+    each figure truncated to tick."""
+    return "met" if late <= 0 else \
+        "within resolution" if late <= tick else "not met"
+
+
 def judge_boot(r, t):
-    ev, bad, failing = [], [], []
+    ev, judged, failing = [], [], []
     unjudged = attribution.fixes_rows(r.matrix)
     for mem in r.mems():
         for row, p in r.matrix.pairs():
@@ -536,13 +551,16 @@ def judge_boot(r, t):
                 row, p, int(mem) // 1024, x - y, pct(x, y),
                 " (not judged: postings before compact references)" if row in unjudged
                 else ""))
-            if x > y and row not in unjudged:
-                bad.append("%s at %d GiB" % (row, int(mem) // 1024))
+            if row in unjudged:
+                continue
+            got = boot_verdict(x - y, r.INIT_TICK_NS)
+            judged.append(("%s at %d GiB" % (row, int(mem) // 1024),
+                           "%+d, %d vs %d" % (x - y, x, y), got))
+            if got == "not met":
                 failing.append((row, mem))
     if not ev:
         return "not measured", "no boot data"
-    return ("not met: " + ", ".join(bad) if bad else "met", "; ".join(ev),
-            failing)
+    return named(judged), "; ".join(ev), failing
 
 
 JUDGES = {"share": judge_share, "within": judge_within,

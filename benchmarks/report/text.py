@@ -444,7 +444,8 @@ def readme(r, judged, plots, stale=()):
     s.append("## Targets\n")
     s.append("How a target over repeated figures (the microbenchmark's, "
              "the workloads') is judged: %s.\n" % targets.NOISE_RULE)
-    s.append("The memory target is judged on %s.\n" % targets.MEMORY_RULE)
+    s.append("The memory target is judged on %s; the boot target on %s.\n"
+             % (targets.MEMORY_RULE, targets.BOOT_RULE))
     s.append(md(tables.targets(judged)) + "\n")
     s.append("Facts of the design, checked against the data: they follow "
              "from where each form keeps its index, or from the code the "
@@ -584,9 +585,13 @@ def readme(r, judged, plots, stale=()):
     s.append(hostload.section(r))
     s.append("## Boot and memory\n")
     s.append("Time to `/init` from the printk timestamp of \"Run /init "
-             "as init process\" (icount: virtual time, deterministic; "
-             "tcg: host time). Meminfo read first thing in the guest "
-             "command; page_ext from \"allocated N bytes of page_ext\".\n")
+             "as init process\", which the console prints in whole "
+             "microseconds (icount: virtual time, deterministic, where a "
+             "ns is one instruction, so the figure is the instructions to "
+             "`/init` at a resolution of %d; tcg: host time). The boot "
+             "target is judged on %s. Meminfo read first thing in the guest "
+             "command; page_ext from \"allocated N bytes of page_ext\".\n"
+             % (r.INIT_TICK_NS, targets.BOOT_RULE))
     s.append(md(tables.boot(r)) + "\n")
     s.append("### The memory bill\n")
     s.append("What each row costs in memory over its baseline, in KiB, by "

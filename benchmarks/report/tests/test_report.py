@@ -672,9 +672,11 @@ class TargetsTest(Fixture):
                                      [Target("traffic", limit="0.9")])
             self.assertEqual(v, want)
             self.assertIn("fork-a %+.3f lines/op (no `page_ext`)" % (extra / 1000), ev)
-        # fork-b boots in one instruction more than its peer.
+        # fork-b boots in one instruction more than its peer: within the
+        # printk timestamp's tick.
         (v, ev), = self.verdicts(r, [Target("boot")])
-        self.assertEqual(v, "not met: fork-b at 1 GiB, fork-b at 4 GiB")
+        self.assertEqual(v, "within resolution: fork-b at 1 GiB (+1, 201 vs "
+                         "200); fork-b at 4 GiB (+1, 201 vs 200)")
         self.assertIn("fork-a vs stock-a 1 GiB -10 (-5.00%)", ev)
         # A row of stock with postings that need no index is listed, not judged.
         with roles({"stock": "stock-a", "A": "fork-b"}):
@@ -682,6 +684,29 @@ class TargetsTest(Fixture):
         self.assertEqual(v, "met")
         self.assertIn("fork-b vs stock-a 1 GiB +1 (+0.50%) (not judged: "
                       "postings before compact references)", ev)
+
+    def test_boot_at_the_tick(self):
+        # Figures in whole microseconds: one tick late is within the
+        # timestamp's resolution, five are not met.
+        fixture(self.d)
+        path = os.path.join(self.d, "boot.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        late = {"stock-a": 120000000, "fork-a": 120001000,
+                "fork-b": 120005000}
+        for x in rows:
+            x["init_ns"] = str(late.get(x["row"], 100000000))
+        write_csv(path, list(rows[0]), rows)
+        r = data.Results(self.d, self.m)
+        self.assertEqual(r.INIT_TICK_NS, 1000)
+        j, = targets.judge(r, [Target("boot")])
+        self.assertEqual(j["verdict"], (
+            "not met: fork-b at 1 GiB (+5000, 120005000 vs 120000000); "
+            "fork-b at 4 GiB (+5000, 120005000 vs 120000000); "
+            "within resolution: fork-a at 1 GiB (+1000, 120001000 vs "
+            "120000000); fork-a at 4 GiB (+1000, 120001000 vs 120000000)"))
+        self.assertEqual(j["failing"], [("fork-b", "1024"), ("fork-b", "4096")])
+        self.assertIn("tick of 1000 instructions", j["target"])
 
     def test_skipped_rows_are_not_measured(self):
         r = self.results(rows=("off", "fork-a"))
