@@ -298,6 +298,14 @@ class Results:
         return (statistics.median(v), min(v), max(v), len(v)) if v else None
 
     # --- boot and memory --------------------------------------------------------
+    # init_ns is the printk timestamp of "Run /init as init process"
+    # (bench-guest.sh phase_boot), which the console prints in whole
+    # microseconds: a multiple of INIT_TICK_NS, the instant truncated to
+    # its tick.  Under -icount shift=0 a guest ns is one instruction, so
+    # an icount run's init_ns is the instructions to /init at a
+    # resolution of INIT_TICK_NS.
+    INIT_TICK_NS = 1000
+
     def mems(self):
         return sorted({r["mem_mib"] for r in self.boot}, key=int)
 
@@ -312,32 +320,100 @@ class Results:
              if (r["row"], r["mem_mib"]) == (row, mem) and r["icount"] == "off"]
         return (statistics.median(v), min(v), max(v), len(v)) if v else None
 
-    # The memory bill's parts, from the guest's boot line: what each costs
-    # over the row's baseline, in KiB (None where the run predates them).
-    BILL_PARTS = [("MemTotal", "memtotal_kb"), ("kernel image", "kernel_kb"),
-                  ("Percpu", "percpu_kb"), ("Slab", "slab_kb")]
+    def boots(self, row, mem):
+        """Every boot of row at guest size mem: icount runs and TCG ones."""
+        return [r for r in self.boot if (r["row"], r["mem_mib"]) == (row, mem)]
+
+    # The memory bill: what a row costs in memory over its baseline, the
+    # drop in MemAvailable right after boot (bench-guest.sh reads
+    # /proc/meminfo first thing, and the boot's "Memory:" line), in KiB,
+    # split into parts that sum to it exactly.  Each part is a figure of
+    # one boot (held()), the bill's the row's less its baseline's.  Of one
+    # boot, RAM (the pages present, the same in every boot of one guest
+    # size, so left out) less MemAvailable is, term by term:
+    #   RAM - MemTotal      what memblock kept from the page allocator and
+    #                       the boot did not free: the kernel image (code,
+    #                       rwdata, rodata and bss of the "Memory:" line),
+    #                       Percpu, and the rest ("other reserved": struct
+    #                       pages, boot page tables, other memblock
+    #                       allocations).  The line's own "reserved" is
+    #                       not used: it still holds the init sections, the
+    #                       initrd and the image's padding, which the boot
+    #                       frees into MemTotal before /init.
+    #   MemTotal - MemFree  what the page allocator has handed out: page_ext
+    #                       (on SPARSEMEM allocated by alloc_pages_exact()
+    #                       or vmalloc once memblock has handed its pages
+    #                       over, so inside MemTotal and no part of
+    #                       "reserved"), Slab, and the rest ("other
+    #                       allocated": page tables, stacks, rootfs files,
+    #                       and the per-CPU page lists, free pages MemFree
+    #                       does not count, which is why Slab and the rest
+    #                       can move against each other).
+    #   MemFree - MemAvailable  MemAvailable's own estimate ("reclaim
+    #                       estimate"): the watermarks less the page cache
+    #                       and slab it counts reclaimable.
+    # Percpu is counted once, among what memblock kept: /proc/meminfo's
+    # Percpu is every populated percpu page, the first chunk's included,
+    # and the first chunk is memblock's; in these boots it is the first
+    # chunk whole (the static percpu section and the 8 KiB module and
+    # 28 KiB dynamic reserves, to the page).  A page of a later chunk
+    # comes from the page allocator: it would show in "other allocated"
+    # and, as much negative, in "other reserved", the sum unchanged.
+    BILL_PARTS = ["kernel image", "Percpu", "other reserved", "page_ext",
+                  "Slab", "other allocated", "reclaim estimate"]
+    BILL_COLS = ["memtotal_kb", "memfree_kb", "memavail_kb", "page_ext_bytes",
+                 "percpu_kb", "slab_kb", "kernel_kb"]
+
+    @classmethod
+    def held(cls, b):
+        """{part: KiB} of one boot b: what the kernel holds by each of
+        BILL_PARTS, and "MemAvailable", RAM less MemAvailable, their sum;
+        None when b lacks a figure (a run before the columns)."""
+        if any(not b.get(c, "").isdigit() for c in cls.BILL_COLS):
+            return None
+        total, free, avail, pe, percpu, slab, kernel = (
+            int(b[c]) for c in cls.BILL_COLS)
+        pe //= 1024
+        return {"MemAvailable": -avail, "kernel image": kernel,
+                "Percpu": percpu, "other reserved": -total - kernel - percpu,
+                "page_ext": pe, "Slab": slab,
+                "other allocated": total - free - pe - slab,
+                "reclaim estimate": free - avail}
 
     def bill(self, row, mem):
-        """{part: KiB over the baseline} for row at guest size mem, with
-        "MemAvailable" (the whole bill: what a user loses), "page_ext" and
-        "the rest" (the bill less MemTotal's, Percpu's, Slab's and
-        page_ext's parts, the kernel image being inside MemTotal's); None
-        when either boot lacks a figure."""
+        """{part: KiB over the baseline} of row at guest size mem (icount
+        run 1), "MemAvailable" the whole bill and BILL_PARTS its parts;
+        None when either boot lacks a figure."""
         b, o = self.boot_icount(row, mem), \
             self.boot_icount(self.matrix[row].baseline, mem)
-        cols = ["memavail_kb", "page_ext_bytes"] + [c for _, c in self.BILL_PARTS]
-        if b is None or o is None or \
-                any(not x.get(c, "").isdigit() for x in (b, o) for c in cols):
+        hb, ho = (None if x is None else self.held(x) for x in (b, o))
+        if hb is None or ho is None:
             return None
-        # What the row has less of (MemAvailable, MemTotal) or uses more of.
-        out = {"MemAvailable": int(o["memavail_kb"]) - int(b["memavail_kb"]),
-               "MemTotal": int(o["memtotal_kb"]) - int(b["memtotal_kb"])}
-        for part, c in self.BILL_PARTS[1:]:
-            out[part] = int(b[c]) - int(o[c])
-        out["page_ext"] = (int(b["page_ext_bytes"]) -
-                           int(o["page_ext_bytes"])) // 1024
-        out["the rest"] = out["MemAvailable"] - out["MemTotal"] - \
-            out["Percpu"] - out["Slab"] - out["page_ext"]
+        return {p: hb[p] - ho[p] for p in hb}
+
+    def held_span(self, row, mem, part="MemAvailable"):
+        """(icount run 1's, min, max) of part held (held()) over every
+        boot of row at mem, or None."""
+        b = self.boot_icount(row, mem)
+        v = [h[part] for h in map(self.held, self.boots(row, mem)) if h]
+        return (self.held(b)[part], min(v), max(v)) \
+            if b is not None and self.held(b) else None
+
+    def bill_resolution(self, mem):
+        """{part: (median, largest, row)} of what two boots of one kernel
+        differ by at guest size mem: each row's spread, max minus min of
+        the part over its boots (icount runs, which replay each other,
+        and TCG ones), taken over the rows; {} without boots."""
+        out = {}
+        for part in ["MemAvailable"] + self.BILL_PARTS:
+            spread = []
+            for row in self.measured():
+                sp = self.held_span(row, mem, part)
+                if sp is not None:
+                    spread.append((sp[2] - sp[1], row))
+            if spread:
+                out[part] = (statistics.median(s for s, _ in spread),) + \
+                    max(spread)
         return out
 
     def page_ext_per_gib(self, row):

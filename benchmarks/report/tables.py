@@ -156,24 +156,49 @@ def boot(r):
     return hdr, out
 
 
-BILL_COLUMNS = ["MemAvailable", "MemTotal", "kernel image", "page_ext",
-                "Percpu", "Slab", "the rest"]
+def bill_columns(r):
+    """The memory bill's columns: the whole bill, then its parts, which
+    sum to it (data.Results.BILL_PARTS)."""
+    return ["MemAvailable"] + r.BILL_PARTS
 
 
 def memory_bill(r):
-    """Per guest size and row, what profiling costs in memory over the
-    row's baseline, KiB by part (tables.BILL_COLUMNS; data.Results.bill)."""
-    hdr = ["guest RAM", "row", "over"] + ["%s KiB" % c for c in BILL_COLUMNS]
+    """Per guest size and row (every measured row over a baseline of
+    another row), what profiling costs in memory over the row's baseline,
+    KiB by part (data.Results.bill)."""
+    cols = bill_columns(r)
+    hdr = ["guest RAM", "row", "over"] + ["%s KiB" % c for c in cols]
     out = []
     for mem in r.mems():
-        for row in r.rows:
+        for row in r.measured():
             base = r.matrix[row].baseline
             if base == row:
                 continue
             b = r.bill(row, mem)
             out.append(["%d GiB" % (int(mem) // 1024), row, base] +
-                        (["%+d" % b[c] for c in BILL_COLUMNS] if b else
-                         ["not measured"] + [""] * (len(BILL_COLUMNS) - 1)))
+                        (["%+d" % b[c] for c in cols] if b else
+                         ["not measured"] + [""] * (len(cols) - 1)))
+    return hdr, out
+
+
+def spread_cell(res):
+    """(median, largest, row) of a part's spreads, as a cell."""
+    if res is None:
+        return ""
+    return "%g, %d (`%s`)" % res if res[1] else "0"
+
+
+def memory_resolution(r):
+    """Per part of the memory bill and guest size, what two boots of one
+    kernel differ by (data.Results.bill_resolution): the median row's
+    spread over its boots, and the largest, with its row."""
+    mems = r.mems()
+    res = {mem: r.bill_resolution(mem) for mem in mems}
+    hdr = ["KiB"] + ["%d GiB: median, largest" % (int(m) // 1024)
+                     for m in mems]
+    out = []
+    for c in bill_columns(r):
+        out.append([c] + [spread_cell(res[m].get(c)) for m in mems])
     return hdr, out
 
 

@@ -444,6 +444,8 @@ def readme(r, judged, plots, stale=()):
     s.append("## Targets\n")
     s.append("How a target over repeated figures (the microbenchmark's, "
              "the workloads') is judged: %s.\n" % targets.NOISE_RULE)
+    s.append("The memory target is judged on %s; the boot target on %s.\n"
+             % (targets.MEMORY_RULE, targets.BOOT_RULE))
     s.append(md(tables.targets(judged)) + "\n")
     s.append("Facts of the design, checked against the data: they follow "
              "from where each form keeps its index, or from the code the "
@@ -583,21 +585,41 @@ def readme(r, judged, plots, stale=()):
     s.append(hostload.section(r))
     s.append("## Boot and memory\n")
     s.append("Time to `/init` from the printk timestamp of \"Run /init "
-             "as init process\" (icount: virtual time, deterministic; "
-             "tcg: host time). Meminfo read first thing in the guest "
-             "command; page_ext from \"allocated N bytes of page_ext\".\n")
+             "as init process\", which the console prints in whole "
+             "microseconds (icount: virtual time, deterministic, where a "
+             "ns is one instruction, so the figure is the instructions to "
+             "`/init` at a resolution of %d; tcg: host time). The boot "
+             "target is judged on %s. Meminfo read first thing in the guest "
+             "command; page_ext from \"allocated N bytes of page_ext\".\n"
+             % (r.INIT_TICK_NS, targets.BOOT_RULE))
     s.append(md(tables.boot(r)) + "\n")
     s.append("### The memory bill\n")
     s.append("What each row costs in memory over its baseline, in KiB, by "
-             "the kernel's own accounting, read first thing in the guest: "
-             "`MemAvailable` is the whole bill, what a user loses; "
-             "`MemTotal` the part withheld at boot, the kernel image "
-             "(code, data, rodata and bss of the boot's `Memory:` line) "
-             "inside it; `page_ext` what the boot allocated for it; "
-             "`Percpu` and `Slab` from `/proc/meminfo`; the rest is the "
-             "bill less `MemTotal`, `page_ext`, `Percpu` and `Slab`. "
-             "Negative: the row has more than its baseline.\n")
+             "the kernel's own accounting read first thing in the guest "
+             "(icount run 1). `MemAvailable` is the whole bill, what a user "
+             "loses, and the parts after it sum to it: what memblock kept "
+             "from the page allocator (`MemTotal`'s drop): the kernel "
+             "image (code, rwdata, rodata and bss of the boot's `Memory:` "
+             "line), `Percpu` (its first chunk, memblock's, is all of it "
+             "at this point of the boot) and the other reserved memory "
+             "(struct pages, boot page tables); what the page allocator "
+             "handed out: `page_ext` (allocated from it once memblock is "
+             "done, so inside `MemTotal`), `Slab` (the slab metadata "
+             "profiling adds, each object's tag reference, shows here) "
+             "and the other allocated memory (page tables, stacks, rootfs "
+             "files, and the per-CPU page lists, free pages `MemFree` "
+             "leaves out: `Slab` and it can move against each other); and "
+             "`MemAvailable`'s reclaim estimate (the watermarks less the "
+             "reclaimable caches it counts). Negative: the row has more "
+             "than its baseline.\n")
     s.append(md(tables.memory_bill(r)) + "\n")
+    s.append("The resolution of each part: what two boots of one kernel "
+             "differ by, each row's spread (max minus min over its boots: "
+             "its icount runs, which replay each other exactly, and its "
+             "TCG runs, whose timing differs) at one guest size, the "
+             "median row's and the largest. A memory target is judged on "
+             "%s.\n" % targets.MEMORY_RULE)
+    s.append(md(tables.memory_resolution(r)) + "\n")
     if r.bootprof_rows():
         s.append("Where each boot's instructions go, function by "
                  "function, fork row against stock peer: "
