@@ -76,8 +76,10 @@ TRAFFIC_SLACK = 0.005
 # not met, the report shows where the row's traced instructions go.
 INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
                      "slab_share", "slab_within")
-# (workloads_share is in instructions too: its workloads are named by
-# function from their profiles, make bootprof.)
+# Targets over the workloads (instructions an op too): when one is not
+# met, the report names the functions of its workloads' profiles (make
+# bootprof).
+WORKLOAD_KINDS = ("workloads_share",)
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]
@@ -192,13 +194,16 @@ def absent(r, *rows):
 
 
 # How a target over repeated figures (the microbenchmark's, the
-# workloads') is judged, as results/README.md states it.
+# workloads') is judged, as results/README.md states it: one sentence.
 NOISE_RULE = (
-    "each case (a page row, a workload, a call site) is judged on the "
-    "cheapest and the dearest repeat of each row it compares: met when its "
-    "limit holds even with every row at whichever of the two is the less "
-    "favourable, not met when the limit fails even with every row at the "
-    "more favourable, and within noise otherwise, and the verdict names "
+    "each case (a page row, a slab case, a call site, a workload) is met "
+    "when its limit holds even with every row it compares at whichever of "
+    "its figures is the least favourable, not met when the limit fails "
+    "even with every row at the most favourable, and within noise "
+    "otherwise, where a row's figures are, on a workload, its "
+    "trajectories' (each the median of that trajectory's repeats) and, on "
+    "the microbenchmark, its repeats in one boot, and a share weighs what "
+    "the peer adds over its baseline by the share; the verdict names "
     "every case not met and every case within noise, with its figures")
 
 
@@ -350,11 +355,20 @@ def judge_pages_share(r, t):
                       share_margin(t.limit))
 
 
-def judge_workloads_share(r, t):
+def workload_terms(r, t):
+    """(rows, fig, margin) of a workloads target, as judge_each() takes
+    them: a share's rows (shares())."""
+    return (shares(r, t),
+            lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
+            share_margin(t.limit))
+
+
+def judge_workloads(r, t):
+    """Every workload but micro (the microbenchmark's targets judge its
+    pair), each row's figures its trajectories' (data.Results.perf_span):
+    their extremes bound the margin, their median is the evidence."""
     cases = [(w, w) for w, _ in data.WORKLOADS[1:]]
-    return judge_each(r, cases, shares(r, t),
-                      lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
-                      share_margin(t.limit), r.perf_span)
+    return judge_each(r, cases, *workload_terms(r, t), span=r.perf_span)
 
 
 def judge_memory_share(r, t):
@@ -504,7 +518,7 @@ def judge_boot(r, t):
 
 JUDGES = {"share": judge_share, "within": judge_within,
           "memory_share": judge_memory_share,
-          "workloads_share": judge_workloads_share,
+          "workloads_share": judge_workloads,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "slab_share": judge_slab_share, "slab_within": judge_slab_within,
@@ -536,6 +550,14 @@ def judge(r, targets=None):
                     "measured": measured, "why": t.why,
                     "failing": failing})
     return out
+
+
+def spec(j):
+    """The Target of a judged target (judge()'s dict, or a line of
+    targets.csv): its peer as VS, which peer() returns as it was."""
+    return Target(j["kind"], j["row"], j["site"], j["limit"],
+                  j["stretch"] == "yes", "" if j["peer"] == "-" else j["peer"],
+                  j["fact"] == "yes", j.get("why", ""))
 
 
 def write(path, judged):
