@@ -280,9 +280,11 @@ def workloads(r, rows, judged):
     return out
 
 
-def other_section(r, family):
+def other_section(r, family, judged=()):
     """The section of one family of rows over another baseline than the
-    main tables': the distro rows, and any other (the NUMA rows)."""
+    main tables' (the distro rows, and any other: the NUMA rows), with
+    the noise of the workloads targets of judged over them."""
+    rows = [x for x in r.other_rows if r.matrix.family(x) == family]
     if family == "off-distro":
         head = ["## On Debian's page-flag budget (distro rows)\n",
                 "Kernels built with `kernel/configs/distro.config`, "
@@ -297,7 +299,6 @@ def other_section(r, family):
                 "`off-fork-distro` for the fork), and that one against "
                 "stock's; the main tables do not include these rows.\n"]
     else:
-        rows = [x for x in r.other_rows if r.matrix.family(x) == family]
         head = ["## Rows over `%s`\n" % family,
                 "%s: a configuration of their own (`benchmarks/matrix.txt` "
                 "says which, and their boot arguments), each row over "
@@ -321,6 +322,9 @@ def other_section(r, family):
                     "and uncharged" if family in data.MEMCG_FAMILIES
                     else ""),
                 md((hdr, lines)) + "\n"]
+    got = workloads(r, rows, judged)
+    if got:
+        out += ["### Their perf stat workloads (icount)\n"] + got
     return out
 
 
@@ -654,7 +658,7 @@ def readme(r, judged, plots, stale=()):
     if "memory" in plots:
         s.append("![memory](memory.svg)\n")
     for family in dict.fromkeys(r.matrix.family(x) for x in r.other_rows):
-        s += other_section(r, family)
+        s += other_section(r, family, judged)
     lt = tables.link_tags(r)
     if lt:
         s.append("## link-tags (host post-link pass)\n")

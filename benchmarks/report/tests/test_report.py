@@ -434,6 +434,33 @@ class TargetsTest(Fixture):
         # Only icount-2 must repeat icount-1: the trajectories differ.
         self.assertEqual(r.determinism()[1], [])
 
+    def test_every_family_s_workloads_render(self):
+        figures = {}
+        for w, _ in data.WORKLOADS:
+            figures.update({("off", w): [[1000.0], [1010.0], [990.0]],
+                            ("stock-a", w): [[1200.0]] * 3,
+                            ("fork-a", w): [[1100.0]] * 3,
+                            ("other", w): [[900.0]],
+                            ("fork-other", w): [[1000.0], [1010.0]]})
+        r = self.traj_results(figures)
+        judged = targets.judge(r, [Target("workloads_share", "fork-other",
+                                          limit="1/2", vs="stock-a")])
+        main = "".join(text.workloads(r, r.rows, judged))
+        self.assertIn("On the workloads, every row ran 3 trajectories of 1 "
+                      "repeat.", main)
+        self.assertIn("| perf bench sched messaging (per message) | off | "
+                      "1000.0 | 990.0–1010.0 (2.00%) | 3 × 1 |  |", main)
+        self.assertNotIn("How wide the noise", main)
+        other = "".join(other_section(r, "other", judged))
+        self.assertIn("### Their perf stat workloads (icount)", other)
+        self.assertIn("On the workloads, `other` ran 1 trajectory of 1 "
+                      "repeat; `fork-other` ran 2 trajectories of 1 repeat.",
+                      other)
+        self.assertIn("|  | fork-other | 1005.0 | 1000.0–1010.0 (1.00%) | "
+                      "2 × 1 | +11.7% (other) |", other)
+        self.assertIn("How wide the noise is for `fork-other`, every "
+                      "workload 1/2 of peer (`stock-a`)", other)
+
     def test_memory_bill(self):
         fixture(self.d)
         r = data.Results(self.d, self.m)
