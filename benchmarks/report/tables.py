@@ -134,7 +134,9 @@ def workload_noise(r, j):
     at its least and at its most favourable trajectory."""
     t = targets_mod.spec(j)
     rows, _, margin = targets_mod.workload_terms(r, t)
-    allows = "%s of what `%s` adds" % (t.limit, rows[2])
+    allows = "+%s%% of `%s`" % (t.limit, rows[1]) \
+        if t.kind == "workloads_within" else \
+        "%s of what `%s` adds" % (t.limit, rows[2])
     hdr = ["workload"] + ["range of `%s`" % x for x in dict.fromkeys(rows)] + [
         "`%s` adds" % t.row, allows, "margin, least to most favourable",
         "verdict"]
@@ -296,6 +298,7 @@ def short(t):
             "pages_within": "every page row +%s%%" % t["limit"],
             "pages_share": "every page row %s of peer" % t["limit"],
             "workloads_share": "every workload %s of peer" % t["limit"],
+            "workloads_within": "every workload +%s%%" % t["limit"],
             "memory_share": "memory %s of peer" % t["limit"],
             "delta": "%s of %s" % (t["limit"], t["peer"]),
             "slab": "slab %s of %s" % (t["limit"], t["peer"]),

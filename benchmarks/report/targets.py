@@ -79,7 +79,7 @@ INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
 # Targets over the workloads (instructions an op too): when one is not
 # met, the report names the functions of its workloads' profiles (make
 # bootprof).
-WORKLOAD_KINDS = ("workloads_share",)
+WORKLOAD_KINDS = ("workloads_share", "workloads_within")
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]
@@ -140,9 +140,12 @@ def name(r, t):
                    "at most %s of" % t.limit, p)
     if t.kind == "workloads_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
-               "workload (messaging, tmpfs files, spawn, stream, page " \
-               "faults, fork; instructions an op)" % (t.row, t.limit, p,
-                                                     over_what(r, t, p))
+               "workload (%s; instructions an op)" % (
+                   t.row, t.limit, p, over_what(r, t, p), WORKLOADS_TEXT)
+    if t.kind == "workloads_within":
+        return "%s`%s` within +%s%% of `%s` on every workload (%s; " \
+               "instructions an op)" % ("Stretch: " if t.stretch else "",
+                                        t.row, t.limit, o, WORKLOADS_TEXT)
     if t.kind == "slab_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
                "slab case (%s; instructions)" % (
@@ -184,6 +187,10 @@ def name(r, t):
         return "Boot: each fork row reaches `/init` in no more " \
                "instructions than its stock peer (icount)"
     raise ValueError("targets.py: unknown kind %r" % t.kind)
+
+
+# The workloads a workloads target is judged on, in words.
+WORKLOADS_TEXT = "messaging, tmpfs files, spawn, stream, page faults, fork"
 
 
 def absent(r, *rows):
@@ -357,7 +364,11 @@ def judge_pages_share(r, t):
 
 def workload_terms(r, t):
     """(rows, fig, margin) of a workloads target, as judge_each() takes
-    them: a share's rows (shares())."""
+    them: a share's rows (shares()) or the row and its baseline."""
+    if t.kind == "workloads_within":
+        return ((t.row, base(r, t)),
+                lambda v, b: "%+.1f, %s" % (v - b, fmt_pct(pct(v, b))),
+                pct_margin(t))
     return (shares(r, t),
             lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
             share_margin(t.limit))
@@ -519,6 +530,7 @@ def judge_boot(r, t):
 JUDGES = {"share": judge_share, "within": judge_within,
           "memory_share": judge_memory_share,
           "workloads_share": judge_workloads,
+          "workloads_within": judge_workloads,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "slab_share": judge_slab_share, "slab_within": judge_slab_within,

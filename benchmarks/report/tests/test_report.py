@@ -421,6 +421,39 @@ class TargetsTest(Fixture):
             "not measured: messaging; files; spawn; pagefault; forkexit "
             "(met on the rest)")
 
+    def test_workloads_over_each_tree_s_own_baseline_and_within(self):
+        # VS: fork-other over its own tree's baseline (other), stock-a
+        # over off.  fork-other adds 100 over other, stock-a 200 over off.
+        figures = {}
+        for w, _ in data.WORKLOADS:
+            figures.update({("off", w): [[1000.0]], ("other", w): [[900.0]],
+                            ("stock-a", w): [[1200.0]],
+                            ("fork-other", w): [[1000.0], [1010.0]]})
+        r = self.traj_results(figures)
+        share = Target("workloads_share", "fork-other", limit="1/2",
+                       vs="stock-a")
+        within = Target("workloads_within", "fork-other", limit="11",
+                        stretch=True)
+        (sv, sev), (wv, wev) = self.verdicts(r, [share, within])
+        self.assertIn("over its own tree's (`other`, `off`)",
+                      targets.name(r, share))
+        self.assertEqual(sv, "within noise: " + "; ".join(
+            "%s (+105.0 vs +200.0)" % w for w, _ in data.WORKLOADS[1:]))
+        # +11% of other is 99: fork-other adds 100 to 110.
+        self.assertEqual(targets.name(r, within), "Stretch: `fork-other` "
+                         "within +11%% of `other` on every workload (%s; "
+                         "instructions an op)" % targets.WORKLOADS_TEXT)
+        self.assertTrue(wv.startswith("not met: messaging (+105.0, +11.7%); "),
+                        wv)
+        # How wide the noise is: each row's range over its trajectories.
+        hdr, lines = tables.workload_noise(r, targets.judge(r, [share])[0])
+        self.assertEqual(hdr[1:4], ["range of `fork-other`",
+                                    "range of `other`", "range of `stock-a`"])
+        self.assertEqual(lines[0], [
+            "messaging", "10.0 (1.00%)", "0.0 (1 trajectory)",
+            "0.0 (1 trajectory)", "0.0 (1 trajectory)", "+105.0 (+11.7%)",
+            "+100.0", "-10.0 to +0.0", "within noise"])
+
     def test_a_row_s_figure_over_its_trajectories(self):
         r = self.traj_results({
             ("fork-a", "files"): [[3.0, 1.0, 2.0], [5.0], [4.0, 4.0]],
