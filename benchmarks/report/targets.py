@@ -215,10 +215,11 @@ NOISE_RULE = (
 
 
 def extremes(rows, spans, margin):
-    """The least and the most favourable margin(*figures) over the
-    repeats: each row of rows (a row named twice taken once) at its
-    cheapest or its dearest repeat, spans being each row's (median, min,
-    max).  margin is linear in each figure, so these corners bound it."""
+    """The least and the most favourable margin(*figures) over the rows'
+    figures (the microbenchmark's repeats, a workload's trajectories):
+    each row of rows (a row named twice taken once) at its cheapest or
+    its dearest figure, spans being each row's (median, min, max).
+    margin is linear in each figure, so these corners bound it."""
     ends = dict(zip(rows, (sp[1:] for sp in spans)))
     got = [margin(*(dict(zip(ends, pick))[x] for x in rows))
            for pick in itertools.product(*ends.values())]
@@ -236,7 +237,7 @@ def verdict(least, most):
 
 def judge_case(rows, spans, fig, margin):
     """(verdict, evidence) of one case: the evidence is fig of rows'
-    medians, the verdict margin's over their repeats' extremes."""
+    medians, the verdict margin's over their figures' extremes."""
     return (verdict(*extremes(rows, spans, margin)),
             fig(*(sp[0] for sp in spans)))
 
@@ -259,9 +260,9 @@ def cases_verdict(judged, missing):
 
 
 def judge_each(r, cases, rows, fig, margin, span=None):
-    """Judge every case (label, key) of a target on rows' figures, each a
-    row's (median, min, max) of repeats by span(row, key) (the
-    microbenchmark's unless given): fig(*medians) is a case's evidence,
+    """Judge every case (label, key) of a target on rows' figures, each
+    row's (median, min, max) by span(row, key) (of the microbenchmark's
+    repeats unless given): fig(*medians) is a case's evidence,
     margin(*figures) how far under its limit the case is.  Returns
     (verdict, evidence, the keys of the cases not met)."""
     a = absent(r, *dict.fromkeys(rows))
