@@ -267,6 +267,47 @@ class Results:
         return sorted({r["n"] for r in self.micro if r["kind"] == "ws"})
 
     # --- perf workloads -------------------------------------------------------
+    # A row runs its workloads on several trajectories (docs/measuring.md):
+    # run icount-1, which icount-2 replays exactly (Determinism), and each
+    # run icount-tK, the same work started at another phase of the timer
+    # tick.  The rule that combines them (TRAJ_RULE says it in the report):
+    TRAJ_RULE = ("each trajectory's figure is the median of its repeats, "
+                 "and a row's the median of its trajectories' figures, "
+                 "with their range, min to max")
+
+    @staticmethod
+    def trajectory(run):
+        """Whether run is a trajectory of its own: icount-1 or icount-tK,
+        not the replay icount-2 nor a plain-TCG run."""
+        return run == "icount-1" or run.startswith("icount-t")
+
+    def perf_trajs(self, row, w):
+        """The ns per op of workload w's repeats in each trajectory of row,
+        icount-1 first ([] for none)."""
+        by = {}
+        for r in self.perf:
+            if (r["row"], r["workload"]) == (row, w) and \
+                    self.trajectory(r["run"]):
+                by.setdefault(r["run"], []).append(float(r["ns_per_op"]))
+        return [by[run] for run in sorted(by)]
+
+    def perf_figures(self, row, w):
+        """Each trajectory's figure of workload w: the median of its
+        repeats."""
+        return [statistics.median(v) for v in self.perf_trajs(row, w)]
+
+    def perf_span(self, row, w):
+        """(median, min, max) of workload w's trajectory figures, or
+        None."""
+        v = self.perf_figures(row, w)
+        return (statistics.median(v), min(v), max(v)) if v else None
+
+    def perf_shape(self, row, w):
+        """(trajectories, fewest repeats, most repeats) of workload w, or
+        None."""
+        t = self.perf_trajs(row, w)
+        return (len(t), min(map(len, t)), max(map(len, t))) if t else None
+
     def perf_reps(self, row, w):
         """The repeats of workload w in run icount-1, by ns per op."""
         return sorted((r for r in self.perf
@@ -276,21 +317,10 @@ class Results:
 
     def perf_icount(self, row, w):
         """The median repeat of workload w in run icount-1 (the lower of
-        the two middle ones for an even count), or None."""
+        the two middle ones for an even count), whose counters (task
+        clock, faults, switches) the report shows, or None."""
         reps = self.perf_reps(row, w)
         return reps[(len(reps) - 1) // 2] if reps else None
-
-    def perf_spread(self, row, w):
-        """Max minus min ns per op of workload w's repeats, or None."""
-        reps = self.perf_reps(row, w)
-        return float(reps[-1]["ns_per_op"]) - float(reps[0]["ns_per_op"]) \
-            if reps else None
-
-    def perf_span(self, row, w):
-        """(the median repeat's, min, max) ns per op of workload w's
-        repeats, or None."""
-        v = [float(x["ns_per_op"]) for x in self.perf_reps(row, w)]
-        return (v[(len(v) - 1) // 2], v[0], v[-1]) if v else None
 
     def perf_wall(self, row, w):
         v = [float(r["ns_per_op"]) for r in self.perf

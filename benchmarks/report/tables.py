@@ -1,10 +1,10 @@
 """The benchmark tables, each a (header, rows) pair of cells, from the data
 module and the verdicts; fmt.md() writes one as Markdown.  The cells carry
 Markdown's backticks; the RFC strips them (scripts/rfc/cover-letter.py)."""
-from . import data
+from . import data, targets as targets_mod
 from .data import WORKLOADS
 from .fmt import bench_label, fmt_n, fmt_pct, md, pct
-from .targets import extremes, share_margin, verdict
+from .targets import extremes, verdict
 
 
 def vs_header(r, first, rows=None):
@@ -70,50 +70,87 @@ def micro_wall(r):
             wall_lines(r, keys, r.micro_wall, "%.1f [%.1f–%.1f]"))
 
 
-def perf_icount(r):
-    hdr = ["workload", "row", "ns/op (= instructions)", "spread",
+def shape(got):
+    """A workload's trajectories and repeats (data.Results.perf_shape) as
+    "3 × 5"."""
+    n, lo, hi = got
+    return "%d × %s" % (n, lo if lo == hi else "%d–%d" % (lo, hi))
+
+
+def traj_range(span):
+    """The range of a row's trajectory figures (data.Results.perf_span):
+    min–max, and its width in % of the median."""
+    m, lo, hi = span
+    return "%.1f–%.1f (%.2f%%)" % (lo, hi, (hi - lo) * 100 / m) if m else ""
+
+
+def perf_icount(r, rows=None):
+    """Per workload and row (rows, r.rows unless given): instructions an
+    op, the median and the range of its trajectories' figures (data's
+    TRAJ_RULE), how many trajectories of how many repeats, that median
+    over the row it is taken over, and the counters of trajectory 1's
+    median repeat."""
+    rows = r.rows if rows is None else rows
+    hdr = ["workload", "row", "ns/op (= instructions), median",
+           "range across trajectories", "trajectories × repeats",
            "vs its baseline", "task-clock ms", "page-faults",
            "context-switches"]
     out = []
     for w, label in WORKLOADS:
-        for row in r.rows:
-            p = r.perf_icount(row, w)
-            if p is None:
+        first = True
+        for row in rows:
+            sp = r.perf_span(row, w)
+            if sp is None:
                 continue
-            v = float(p["ns_per_op"])
             o = r.matrix.over(row)
-            base = o and r.perf_icount(o, w)
-            out.append([label if row == r.rows[0] else "", row, fmt_n(v),
-                        fmt_n(r.perf_spread(row, w)),
+            base = o and r.perf_span(o, w)
+            p, n = r.perf_icount(row, w), r.perf_shape(row, w)
+            out.append([label if first else "", row, fmt_n(sp[0]),
+                        traj_range(sp) if n[0] > 1 else "-", shape(n),
                         "" if o is None else "%s (%s)" % (fmt_pct(
-                            pct(v, base and float(base["ns_per_op"]))), o),
-                        "%.2f" % (int(p["task_clock_ns"]) / 1e6),
-                        p["page_faults"], p["context_switches"]])
+                            pct(sp[0], base and base[0])), o)] +
+                       (["%.2f" % (int(p["task_clock_ns"]) / 1e6),
+                         p["page_faults"], p["context_switches"]]
+                        if p else ["", "", ""]))
+            first = False
     return hdr, out
 
 
-def workload_noise(r, t):
-    """How wide the noise of a workloads target (judged, targets.judge())
-    is on each workload: the spread of each row it compares, what the row
-    adds and the share of what its peer adds (medians), and the margin
-    with every row at its least and at its most favourable repeat."""
-    rows = (t["row"], r.matrix[t["row"]].baseline, t["peer"],
-            r.matrix[t["peer"]].baseline)
-    margin = share_margin(t["limit"])
-    hdr = ["workload"] + [
-        "spread of `%s`" % x for x in dict.fromkeys(rows)] + [
-        "`%s` adds" % rows[0], "%s of what `%s` adds" % (t["limit"], rows[2]),
-        "margin, least to most favourable", "verdict"]
+def noise_width(span, n):
+    """How wide a row's noise is on a workload: its trajectories' range,
+    max minus min, in instructions an op and in % of their median (n
+    trajectories)."""
+    m, lo, hi = span
+    if n < 2:
+        return "0.0 (1 trajectory)"
+    return "%.1f (%.2f%%)" % (hi - lo, (hi - lo) * 100 / m if m else 0)
+
+
+def workload_noise(r, j):
+    """How wide the noise of a workloads target (j, judged by
+    targets.judge()) is on each workload: the range across trajectories
+    of each row it compares; what the row adds and what its limit lets it
+    add (medians); and the margin, how far under the limit, with every row
+    at its least and at its most favourable trajectory."""
+    t = targets_mod.spec(j)
+    rows, _, margin = targets_mod.workload_terms(r, t)
+    allows = "+%s%% of `%s`" % (t.limit, rows[1]) \
+        if t.kind == "workloads_within" else \
+        "%s of what `%s` adds" % (t.limit, rows[2])
+    hdr = ["workload"] + ["range of `%s`" % x for x in dict.fromkeys(rows)] + [
+        "`%s` adds" % t.row, allows, "margin, least to most favourable",
+        "verdict"]
     out = []
     for w, _ in WORKLOADS[1:]:
         spans = [r.perf_span(x, w) for x in rows]
         if None in spans:
             continue
-        v, b, q, bq = (sp[0] for sp in spans)
+        m = [sp[0] for sp in spans]
         least, most = extremes(rows, spans, margin)
-        out.append([w] + [fmt_n(sp[2] - sp[1])
-                          for sp in dict(zip(rows, spans)).values()] +
-                   ["%+.1f" % (v - b), "%+.1f" % (margin(0, 0, q, bq)),
+        out.append([w] + [noise_width(sp, r.perf_shape(x, w)[0])
+                          for x, sp in dict(zip(rows, spans)).items()] +
+                   ["%+.1f (%s)" % (m[0] - m[1], fmt_pct(pct(m[0], m[1]))),
+                    "%+.1f" % margin(m[1], *m[1:]),
                     "%+.1f to %+.1f" % (least, most), verdict(least, most)])
     return hdr, out
 
@@ -286,6 +323,7 @@ def short(t):
             "pages_within": "every page row +%s%%" % t["limit"],
             "pages_share": "every page row %s of peer" % t["limit"],
             "workloads_share": "every workload %s of peer" % t["limit"],
+            "workloads_within": "every workload +%s%%" % t["limit"],
             "memory_share": "memory %s of peer" % t["limit"],
             "delta": "%s of %s" % (t["limit"], t["peer"]),
             "slab": "slab %s of %s" % (t["limit"], t["peer"]),

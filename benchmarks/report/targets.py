@@ -76,8 +76,10 @@ TRAFFIC_SLACK = 0.005
 # not met, the report shows where the row's traced instructions go.
 INSTRUCTION_KINDS = ("share", "within", "pages_within", "pages_share",
                      "slab_share", "slab_within")
-# (workloads_share is in instructions too: its workloads are named by
-# function from their profiles, make bootprof.)
+# Targets over the workloads (instructions an op too): when one is not
+# met, the report names the functions of its workloads' profiles (make
+# bootprof).
+WORKLOAD_KINDS = ("workloads_share", "workloads_within")
 
 FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]
@@ -139,9 +141,12 @@ def name(r, t):
                    "at most %s of" % t.limit, p)
     if t.kind == "workloads_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
-               "workload (messaging, tmpfs files, spawn, stream, page " \
-               "faults, fork; instructions an op)" % (t.row, t.limit, p,
-                                                     over_what(r, t, p))
+               "workload (%s; instructions an op)" % (
+                   t.row, t.limit, p, over_what(r, t, p), WORKLOADS_TEXT)
+    if t.kind == "workloads_within":
+        return "%s`%s` within +%s%% of `%s` on every workload (%s; " \
+               "instructions an op)" % ("Stretch: " if t.stretch else "",
+                                        t.row, t.limit, o, WORKLOADS_TEXT)
     if t.kind == "slab_share":
         return "`%s` adds at most %s of what `%s` adds over %s on every " \
                "slab case (%s; instructions)" % (
@@ -186,6 +191,10 @@ def name(r, t):
     raise ValueError("targets.py: unknown kind %r" % t.kind)
 
 
+# The workloads a workloads target is judged on, in words.
+WORKLOADS_TEXT = "messaging, tmpfs files, spawn, stream, page faults, fork"
+
+
 def absent(r, *rows):
     for row in rows:
         if row not in r.measured():
@@ -194,21 +203,25 @@ def absent(r, *rows):
 
 
 # How a target over repeated figures (the microbenchmark's, the
-# workloads') is judged, as results/README.md states it.
+# workloads') is judged, as results/README.md states it: one sentence.
 NOISE_RULE = (
-    "each case (a page row, a workload, a call site) is judged on the "
-    "cheapest and the dearest repeat of each row it compares: met when its "
-    "limit holds even with every row at whichever of the two is the less "
-    "favourable, not met when the limit fails even with every row at the "
-    "more favourable, and within noise otherwise, and the verdict names "
+    "each case (a page row, a slab case, a call site, a workload) is met "
+    "when its limit holds even with every row it compares at whichever of "
+    "its figures is the least favourable, not met when the limit fails "
+    "even with every row at the most favourable, and within noise "
+    "otherwise, where a row's figures are, on a workload, its "
+    "trajectories' (each the median of that trajectory's repeats) and, on "
+    "the microbenchmark, its repeats in one boot, and a share weighs what "
+    "the peer adds over its baseline by the share; the verdict names "
     "every case not met and every case within noise, with its figures")
 
 
 def extremes(rows, spans, margin):
-    """The least and the most favourable margin(*figures) over the
-    repeats: each row of rows (a row named twice taken once) at its
-    cheapest or its dearest repeat, spans being each row's (median, min,
-    max).  margin is linear in each figure, so these corners bound it."""
+    """The least and the most favourable margin(*figures) over the rows'
+    figures (the microbenchmark's repeats, a workload's trajectories):
+    each row of rows (a row named twice taken once) at its cheapest or
+    its dearest figure, spans being each row's (median, min, max).
+    margin is linear in each figure, so these corners bound it."""
     ends = dict(zip(rows, (sp[1:] for sp in spans)))
     got = [margin(*(dict(zip(ends, pick))[x] for x in rows))
            for pick in itertools.product(*ends.values())]
@@ -226,7 +239,7 @@ def verdict(least, most):
 
 def judge_case(rows, spans, fig, margin):
     """(verdict, evidence) of one case: the evidence is fig of rows'
-    medians, the verdict margin's over their repeats' extremes."""
+    medians, the verdict margin's over their figures' extremes."""
     return (verdict(*extremes(rows, spans, margin)),
             fig(*(sp[0] for sp in spans)))
 
@@ -249,9 +262,9 @@ def cases_verdict(judged, missing):
 
 
 def judge_each(r, cases, rows, fig, margin, span=None):
-    """Judge every case (label, key) of a target on rows' figures, each a
-    row's (median, min, max) of repeats by span(row, key) (the
-    microbenchmark's unless given): fig(*medians) is a case's evidence,
+    """Judge every case (label, key) of a target on rows' figures, each
+    row's (median, min, max) by span(row, key) (of the microbenchmark's
+    repeats unless given): fig(*medians) is a case's evidence,
     margin(*figures) how far under its limit the case is.  Returns
     (verdict, evidence, the keys of the cases not met)."""
     a = absent(r, *dict.fromkeys(rows))
@@ -352,11 +365,24 @@ def judge_pages_share(r, t):
                       share_margin(t.limit))
 
 
-def judge_workloads_share(r, t):
+def workload_terms(r, t):
+    """(rows, fig, margin) of a workloads target, as judge_each() takes
+    them: a share's rows (shares()) or the row and its baseline."""
+    if t.kind == "workloads_within":
+        return ((t.row, base(r, t)),
+                lambda v, b: "%+.1f, %s" % (v - b, fmt_pct(pct(v, b))),
+                pct_margin(t))
+    return (shares(r, t),
+            lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
+            share_margin(t.limit))
+
+
+def judge_workloads(r, t):
+    """Every workload but micro (the microbenchmark's targets judge its
+    pair), each row's figures its trajectories' (data.Results.perf_span):
+    their extremes bound the margin, their median is the evidence."""
     cases = [(w, w) for w, _ in data.WORKLOADS[1:]]
-    return judge_each(r, cases, shares(r, t),
-                      lambda v, b, q, bq: "+%.1f vs +%.1f" % (v - b, q - bq),
-                      share_margin(t.limit), r.perf_span)
+    return judge_each(r, cases, *workload_terms(r, t), span=r.perf_span)
 
 
 # How the memory and boot targets are judged, as results/README.md states
@@ -565,7 +591,8 @@ def judge_boot(r, t):
 
 JUDGES = {"share": judge_share, "within": judge_within,
           "memory_share": judge_memory_share,
-          "workloads_share": judge_workloads_share,
+          "workloads_share": judge_workloads,
+          "workloads_within": judge_workloads,
           "pages_within": judge_pages_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "slab_share": judge_slab_share, "slab_within": judge_slab_within,
@@ -597,6 +624,14 @@ def judge(r, targets=None):
                     "measured": measured, "why": t.why,
                     "failing": failing})
     return out
+
+
+def spec(j):
+    """The Target of a judged target (judge()'s dict, or a line of
+    targets.csv): its peer as VS, which peer() returns as it was."""
+    return Target(j["kind"], j["row"], j["site"], j["limit"],
+                  j["stretch"] == "yes", "" if j["peer"] == "-" else j["peer"],
+                  j["fact"] == "yes", j.get("why", ""))
 
 
 def write(path, judged):

@@ -167,7 +167,7 @@ def not_met(r, judged):
             out.append("- `%s` against `%s`, slab paths: %s." % (
                 t["row"], t["peer"], held_over(r, t, slab_cases(r, t))))
     for t in judged:
-        if t["kind"] == "workloads_share" and \
+        if t["kind"] in targets.WORKLOAD_KINDS and \
                 t["verdict"].startswith("not met"):
             out.append(workloads_not_met(r, t))
     for t in judged:
@@ -225,9 +225,66 @@ def held_over(r, t, cases):
         ["(not traced: %s)" % ", ".join(untraced)] if untraced else []))
 
 
-def other_section(r, family):
+def shape_words(got):
+    """A workload's trajectories and repeats (data.Results.perf_shape) in
+    words."""
+    n, lo, hi = got
+    return "%d trajector%s of %s repeat%s" % (
+        n, "y" if n == 1 else "ies", lo if lo == hi else "%d to %d" % (lo, hi),
+        "" if hi == 1 else "s")
+
+
+def trajectory_counts(r, rows):
+    """How many trajectories of how many repeats each of rows ran its
+    workloads on, in words, rows of one count together."""
+    by = {}
+    for row in rows:
+        got = {r.perf_shape(row, w) for w, _ in data.WORKLOADS} - {None}
+        if got:
+            by.setdefault(" or ".join(shape_words(g) for g in sorted(got)),
+                          []).append(row)
+    if len(by) == 1:
+        return "every row ran %s" % list(by)[0]
+    return "; ".join("%s ran %s" % (", ".join("`%s`" % x for x in v), k)
+                     for k, v in by.items())
+
+
+def workloads(r, rows, judged):
+    """The workloads' table of rows, with how its figures are combined,
+    and how wide the noise is for each workloads target over them."""
+    hdr, lines = tables.perf_icount(r, rows)
+    if not lines:
+        return []
+    out = ["Instructions an op under icount (1 GiB guest), each row "
+           "against the row it is taken over: %s (the range's width in %% "
+           "of the median; `-` for a row of one trajectory, which has "
+           "none). On the workloads, %s. The counters are those of "
+           "trajectory 1's median repeat. Targets over these figures are "
+           "judged on the trajectories' extremes, as Targets says.\n" % (
+               r.TRAJ_RULE, trajectory_counts(r, rows)),
+           md((hdr, lines)) + "\n"]
+    for j in judged:
+        if j["kind"] in targets.WORKLOAD_KINDS and j["row"] in rows and \
+                j["verdict"] != "not measured":
+            out += ["How wide the noise is for `%s`, %s%s: instructions an "
+                    "op; each row's range is the max minus the min of its "
+                    "trajectories' figures (and that in %% of their "
+                    "median); what the row adds and what its limit lets it "
+                    "add are the medians'; the margin is how far under the "
+                    "limit (negative: over) with every row at its least "
+                    "and at its most favourable trajectory.\n" % (
+                        j["row"], tables.short(j),
+                        " (`%s`)" % j["peer"]
+                        if j["kind"] == "workloads_share" else ""),
+                    md(tables.workload_noise(r, j)) + "\n"]
+    return out
+
+
+def other_section(r, family, judged=()):
     """The section of one family of rows over another baseline than the
-    main tables': the distro rows, and any other (the NUMA rows)."""
+    main tables' (the distro rows, and any other: the NUMA rows), with
+    the noise of the workloads targets of judged over them."""
+    rows = [x for x in r.other_rows if r.matrix.family(x) == family]
     if family == "off-distro":
         head = ["## On Debian's page-flag budget (distro rows)\n",
                 "Kernels built with `kernel/configs/distro.config`, "
@@ -242,7 +299,6 @@ def other_section(r, family):
                 "`off-fork-distro` for the fork), and that one against "
                 "stock's; the main tables do not include these rows.\n"]
     else:
-        rows = [x for x in r.other_rows if r.matrix.family(x) == family]
         head = ["## Rows over `%s`\n" % family,
                 "%s: a configuration of their own (`benchmarks/matrix.txt` "
                 "says which, and their boot arguments), each row over "
@@ -266,6 +322,9 @@ def other_section(r, family):
                     "and uncharged" if family in data.MEMCG_FAMILIES
                     else ""),
                 md((hdr, lines)) + "\n"]
+    got = workloads(r, rows, judged)
+    if got:
+        out += ["### Their perf stat workloads (icount)\n"] + got
     return out
 
 
@@ -439,7 +498,8 @@ def readme(r, judged, plots, stale=()):
     else:
         s.append("Each icount configuration ran twice; all %d figures "
                  "(microbenchmark, perf workloads, boot, cache model) are "
-                 "identical between the two runs. Tables show run 1.\n" %
+                 "identical between the two runs. Tables show run 1, "
+                 "and the workloads' every trajectory.\n" %
                  nchecked)
     s.append("## Targets\n")
     s.append("How a target over repeated figures (the microbenchmark's, "
@@ -568,17 +628,7 @@ def readme(r, judged, plots, stale=()):
               if r.rows and r.micro else "?"))
     s.append(md(tables.micro_wall(r)) + "\n")
     s.append("## perf stat workloads (icount)\n")
-    s.append(md(tables.perf_icount(r)) + "\n")
-    for t in judged:
-        if t["kind"] == "workloads_share" and t["verdict"] != "not measured":
-            s.append("How wide the noise is for the target that `%s` adds "
-                     "at most %s of what `%s` adds: instructions an op, "
-                     "each spread the row's max minus min over its repeats, "
-                     "the margin how far under the limit (negative: over) "
-                     "with every row at its least and at its most "
-                     "favourable repeat.\n" % (t["row"], t["limit"],
-                                               t["peer"]))
-            s.append(md(tables.workload_noise(r, t)) + "\n")
+    s += workloads(r, r.rows, judged)
     s.append("## perf stat workloads: wall time per op (TCG)\n")
     s.append("ns per op, median [min–max].\n")
     s.append(md(tables.perf_wall(r)) + "\n")
@@ -630,7 +680,7 @@ def readme(r, judged, plots, stale=()):
     if "memory" in plots:
         s.append("![memory](memory.svg)\n")
     for family in dict.fromkeys(r.matrix.family(x) for x in r.other_rows):
-        s += other_section(r, family)
+        s += other_section(r, family, judged)
     lt = tables.link_tags(r)
     if lt:
         s.append("## link-tags (host post-link pass)\n")

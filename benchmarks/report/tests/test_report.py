@@ -309,14 +309,25 @@ class TargetsTest(Fixture):
             ["within noise", "not met"])
 
     def perf_results(self, figures):
-        """The fixture with perf.csv's run icount-1 holding figures:
-        {(row, workload): instructions an op of each repeat}."""
+        """The fixture with perf.csv holding figures: {(row, workload):
+        instructions an op of each repeat of one trajectory (runs icount-1
+        and its replay icount-2)}."""
+        return self.traj_results({k: [v] for k, v in figures.items()})
+
+    def traj_results(self, figures):
+        """The fixture with perf.csv holding figures: {(row, workload):
+        [instructions an op of each repeat, a list a trajectory]}, the
+        first trajectory in runs icount-1 and icount-2 (its replay), the
+        others in icount-t2, icount-t3 and on."""
         fixture(self.d)
-        perf = [dict(meta(row, "icount-1"), perf="-", rep=str(n), workload=w,
+        perf = [dict(meta(row, run), perf="-", rep=str(n), workload=w,
                      events="sw", ops="100", elapsed_ns="1",
                      ns_per_op="%.2f" % v, task_clock_ns="1",
                      page_faults="0", context_switches="0")
-                for (row, w), reps in figures.items()
+                for (row, w), trajs in figures.items()
+                for k, reps in enumerate(trajs, 1)
+                for run in (("icount-1", "icount-2") if k == 1
+                            else ("icount-t%d" % k,))
                 for n, v in enumerate(reps, 1)]
         write_csv(os.path.join(self.d, "perf.csv"), META + [
             "perf", "rep", "workload", "events", "ops", "elapsed_ns",
@@ -340,19 +351,21 @@ class TargetsTest(Fixture):
 
     def test_every_failing_and_noisy_case_is_named(self):
         # stock-a adds 300 on each workload, a third of it is 100.
-        # messaging: fork-a adds 200, not met; files: 150, and 250 in
-        # one repeat, not met at its cheapest repeat; spawn: 90 to 110,
-        # within noise; stream, pagefault and forkexit: 5, met.
+        # messaging: fork-a adds 200, not met; files: 150, and 250 on
+        # one trajectory, not met at its cheapest; spawn: 90 to 110 over
+        # its trajectories, within noise; stream, pagefault and forkexit:
+        # 5, met.
         figures = {}
-        for w, off, fork in (("messaging", 1000.0, [1200.0]),
-                             ("files", 1000.0, [1150.0, 1150.0, 1250.0]),
-                             ("spawn", 5000.0, [5090.0, 5100.0, 5110.0]),
-                             ("stream", 100.0, [105.0]),
-                             ("pagefault", 100.0, [105.0]),
-                             ("forkexit", 100.0, [105.0])):
-            figures.update({("off", w): [off], ("stock-a", w): [off + 300],
+        for w, off, fork in (("messaging", 1000.0, [[1200.0]]),
+                             ("files", 1000.0, [[1150.0], [1150.0], [1250.0]]),
+                             ("spawn", 5000.0, [[5090.0], [5100.0], [5110.0]]),
+                             ("stream", 100.0, [[105.0]]),
+                             ("pagefault", 100.0, [[105.0]]),
+                             ("forkexit", 100.0, [[105.0]])):
+            figures.update({("off", w): [[off]],
+                            ("stock-a", w): [[off + 300]],
                             ("fork-a", w): fork})
-        r = self.perf_results(figures)
+        r = self.traj_results(figures)
         (v, _), = self.verdicts(r, [Target("workloads_share", "fork-a",
                                            limit="1/3")])
         self.assertEqual(v, "not met: messaging (+200.0 vs +300.0); files "
@@ -373,6 +386,132 @@ class TargetsTest(Fixture):
         write_csv(path, list(rows[0]) + [c for c in BOOT_MEM
                                          if c not in rows[0]], rows)
         return data.Results(self.d, self.m)
+
+    # Trajectories of off and stock-a on every workload of the three tests
+    # below: off at 990 to 1010, stock-a adding 300 (a third of it, 100).
+    OFF, STOCK = [[1000.0], [1010.0], [990.0]], [[1300.0]] * 3
+
+    def judge_trajectories(self, w, fork, stock=None):
+        """The verdict of fork-a's third of stock-a's on workload w, fork
+        and stock the trajectories' repeats (STOCK unless given)."""
+        r = self.traj_results({("off", w): self.OFF,
+                               ("stock-a", w): stock or self.STOCK,
+                               ("fork-a", w): fork})
+        (v, _), = self.verdicts(r, [Target("workloads_share", "fork-a",
+                                           limit="1/3")])
+        return v
+
+    def test_a_workload_over_on_every_trajectory_is_not_met(self):
+        # Trajectory 1's repeats reach 1050, a third of stock-a's over
+        # off; its median, 1200, and the other trajectories' are over it
+        # however off's and stock-a's trajectories pair: an outlier
+        # repeat makes no noise.
+        self.assertEqual(
+            self.judge_trajectories("messaging", [[1050.0, 1200.0, 1250.0],
+                                                  [1200.0], [1210.0]]),
+            "not met: messaging (+200.0 vs +300.0); not measured: files; "
+            "spawn; stream; pagefault; forkexit")
+
+    def test_trajectories_across_the_limit_are_within_noise(self):
+        # files: fork-a's first trajectory adds 90, the others 140 and
+        # 100 (ranges 1090 to 1150 over off's 990 to 1010): the limit
+        # holds on the most favourable pairing, fails on the least.
+        self.assertEqual(
+            self.judge_trajectories("files", [[1090.0] * 3, [1150.0],
+                                              [1100.0]]),
+            "within noise: files (+100.0 vs +300.0); not measured: "
+            "messaging; spawn; stream; pagefault; forkexit")
+        # spawn: fork-a adds 100 on every trajectory, stock-a 240 to 360:
+        # its spread, at a third, is 80 to 120, around fork-a's 100.
+        self.assertEqual(
+            self.judge_trajectories(
+                "spawn", [[1100.0], [1110.0], [1090.0]],
+                [[1240.0], [1300.0], [1360.0]]),
+            "within noise: spawn (+100.0 vs +300.0); not measured: "
+            "messaging; files; stream; pagefault; forkexit")
+
+    def test_a_workload_under_on_every_trajectory_is_met(self):
+        # Trajectory 1 has a repeat at 1300, far over; its median, 1050,
+        # and the other trajectories' (1060, 1040) are under the limit
+        # however the rows' trajectories pair.
+        self.assertEqual(
+            self.judge_trajectories("stream", [[1050.0, 1050.0, 1300.0],
+                                               [1060.0], [1040.0]]),
+            "not measured: messaging; files; spawn; pagefault; forkexit "
+            "(met on the rest)")
+
+    def test_workloads_over_each_tree_s_own_baseline_and_within(self):
+        # VS: fork-other over its own tree's baseline (other), stock-a
+        # over off.  fork-other adds 100 over other, stock-a 200 over off.
+        figures = {}
+        for w, _ in data.WORKLOADS:
+            figures.update({("off", w): [[1000.0]], ("other", w): [[900.0]],
+                            ("stock-a", w): [[1200.0]],
+                            ("fork-other", w): [[1000.0], [1010.0]]})
+        r = self.traj_results(figures)
+        share = Target("workloads_share", "fork-other", limit="1/2",
+                       vs="stock-a")
+        within = Target("workloads_within", "fork-other", limit="11",
+                        stretch=True)
+        (sv, sev), (wv, wev) = self.verdicts(r, [share, within])
+        self.assertIn("over its own tree's (`other`, `off`)",
+                      targets.name(r, share))
+        self.assertEqual(sv, "within noise: " + "; ".join(
+            "%s (+105.0 vs +200.0)" % w for w, _ in data.WORKLOADS[1:]))
+        # +11% of other is 99: fork-other adds 100 to 110.
+        self.assertEqual(targets.name(r, within), "Stretch: `fork-other` "
+                         "within +11%% of `other` on every workload (%s; "
+                         "instructions an op)" % targets.WORKLOADS_TEXT)
+        self.assertTrue(wv.startswith("not met: messaging (+105.0, +11.7%); "),
+                        wv)
+        # How wide the noise is: each row's range over its trajectories.
+        hdr, lines = tables.workload_noise(r, targets.judge(r, [share])[0])
+        self.assertEqual(hdr[1:4], ["range of `fork-other`",
+                                    "range of `other`", "range of `stock-a`"])
+        self.assertEqual(lines[0], [
+            "messaging", "10.0 (1.00%)", "0.0 (1 trajectory)",
+            "0.0 (1 trajectory)", "0.0 (1 trajectory)", "+105.0 (+11.7%)",
+            "+100.0", "-10.0 to +0.0", "within noise"])
+
+    def test_a_row_s_figure_over_its_trajectories(self):
+        r = self.traj_results({
+            ("fork-a", "files"): [[3.0, 1.0, 2.0], [5.0], [4.0, 4.0]],
+            ("off", "files"): [[1.0]]})
+        # Each trajectory's median, icount-1 first (icount-2 its replay).
+        self.assertEqual(r.perf_figures("fork-a", "files"), [2.0, 5.0, 4.0])
+        self.assertEqual(r.perf_span("fork-a", "files"), (4.0, 2.0, 5.0))
+        self.assertEqual(r.perf_shape("fork-a", "files"), (3, 1, 3))
+        self.assertEqual(r.perf_shape("off", "files"), (1, 1, 1))
+        self.assertEqual(r.perf_span("off", "spawn"), None)
+        # Only icount-2 must repeat icount-1: the trajectories differ.
+        self.assertEqual(r.determinism()[1], [])
+
+    def test_every_family_s_workloads_render(self):
+        figures = {}
+        for w, _ in data.WORKLOADS:
+            figures.update({("off", w): [[1000.0], [1010.0], [990.0]],
+                            ("stock-a", w): [[1200.0]] * 3,
+                            ("fork-a", w): [[1100.0]] * 3,
+                            ("other", w): [[900.0]],
+                            ("fork-other", w): [[1000.0], [1010.0]]})
+        r = self.traj_results(figures)
+        judged = targets.judge(r, [Target("workloads_share", "fork-other",
+                                          limit="1/2", vs="stock-a")])
+        main = "".join(text.workloads(r, r.rows, judged))
+        self.assertIn("On the workloads, every row ran 3 trajectories of 1 "
+                      "repeat.", main)
+        self.assertIn("| perf bench sched messaging (per message) | off | "
+                      "1000.0 | 990.0–1010.0 (2.00%) | 3 × 1 |  |", main)
+        self.assertNotIn("How wide the noise", main)
+        other = "".join(other_section(r, "other", judged))
+        self.assertIn("### Their perf stat workloads (icount)", other)
+        self.assertIn("On the workloads, `other` ran 1 trajectory of 1 "
+                      "repeat; `fork-other` ran 2 trajectories of 1 repeat.",
+                      other)
+        self.assertIn("|  | fork-other | 1005.0 | 1000.0–1010.0 (1.00%) | "
+                      "2 × 1 | +11.7% (other) |", other)
+        self.assertIn("How wide the noise is for `fork-other`, every "
+                      "workload 1/2 of peer (`stock-a`)", other)
 
     def test_memory_bill(self):
         fixture(self.d)
