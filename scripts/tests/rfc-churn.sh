@@ -33,7 +33,8 @@ patch 0004-b.patch mm/y.c '@@ -1,2 +1,3 @@' \
 printf '# posting A: one\n0001-a.patch\n0002-a.patch\n# posting B: two\n0003-b.patch\n0004-b.patch\n' >"$tmp/series"
 out=$(python3 "$churn" "$tmp" | tr '\n' ' ')
 [ "$out" = "A 2 B 0 " ] || { python3 "$churn" -v "$tmp"; echo "churn: '$out', not 'A 2 B 0'"; exit 1; }
-python3 "$churn" -v "$tmp" | grep -q '^  A 2 mm/x.c$' || { python3 "$churn" -v "$tmp"; echo "no per-file count"; exit 1; }
+verbose=$(python3 "$churn" -v "$tmp")
+printf "%s\n" "$verbose" | grep -q "^  A 2 mm/x.c$" || { echo "$verbose"; echo "no per-file count"; exit 1; }
 
 # A hunk cut short and a missing patch fail, naming the file.
 head -n -4 "$tmp/0002-a.patch" >"$tmp/cut" && mv "$tmp/cut" "$tmp/0002-a.patch"
