@@ -18,8 +18,8 @@ RESULTS-DIR (default results) gets, from what it holds:
                      wrote it: README.md lists the raw data measured on
                      other inputs, and each is warned about on stderr
 --readme README.md also gets the counts of the tree (tree.py) in its
-"tree" block, and --docs DOCS-DIR the generated blocks of postings.md and
-variants.md.
+"tree" block, and --docs DOCS-DIR the generated blocks of postings.md (the
+postings and their churn) and variants.md.
 --no-plots writes the plots' data but does not run gnuplot.  Exit 1 when the icount runs disagree (README.md says where), 2 on
 bad input.
 """
@@ -84,6 +84,8 @@ def render(d, readme=None, draw=True, docs=None):
     if docs:
         text.write_block(os.path.join(docs, "postings.md"), "postings",
                          tree.postings_table())
+        text.write_block(os.path.join(docs, "postings.md"), "churn",
+                         tree.churn_table())
         text.write_block(os.path.join(docs, "variants.md"), "variants",
                          tree.variants_table())
     if r.has("pageflags.csv"):

@@ -2,6 +2,7 @@
 patches (kernel/patches/series), the kernel variants (kernel/configs/),
 the guest tests (scripts/guest/tests/), besides the matrix and the targets.
 README.md and docs/ say these through generated blocks, never by hand."""
+import importlib.util
 import os
 import re
 
@@ -87,6 +88,20 @@ def counts(matrix, targets, top=TOP):
 def postings_table(top=TOP):
     return md((["posting", "what it does", "patches"],
                [[x, t, n] for x, t, n in postings(top)]), left=2)
+
+
+def churn_table(top=TOP):
+    """Each posting's churn (scripts/rfc/churn.py): the lines a patch adds
+    that a later patch of the same posting removes."""
+    path = os.path.join(top, "scripts", "rfc", "churn.py")
+    spec = importlib.util.spec_from_file_location("churn", path)
+    churn = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(churn)
+    rows = []
+    for x, n, files in churn.churn(os.path.join(top, "kernel", "patches")):
+        worst = sorted(files.items(), key=lambda f: (-f[1], f[0]))[:3]
+        rows.append([x, ", ".join("`%s` %d" % f for f in worst), n])
+    return md((["posting", "in the files", "lines"], rows), left=2)
 
 
 def variants_table(top=TOP):

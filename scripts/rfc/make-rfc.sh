@@ -3,7 +3,12 @@
 # "# posting X: TITLE" line before its first patch) into results/rfc/X/:
 #
 #   0000-cover-letter.patch  scripts/rfc/letters/X.txt filled in from
-#                            results/ and the checks below (cover-letter.py)
+#                            results/ and the checks below (cover-letter.py),
+#                            ending, as git format-patch --base writes it,
+#                            with the base-commit: of the kernel tree's
+#                            untouched tree (tag "pristine") and a
+#                            prerequisite-patch-id: for every patch of the
+#                            postings before X, which X applies on top of
 #   NNNN-*.patch             the posting's patches, numbered from 1
 #   checkpatch.txt           scripts/checkpatch.pl --strict on each patch
 #   get_maintainer.txt       scripts/get_maintainer.pl on the posting
@@ -82,7 +87,11 @@ for p in $postings; do
 	[ "$p" != "$FIXES_POSTING" ] || prefix=PATCH
 	log "posting $p: patches $first to $last"
 	git -C "$KSRC" format-patch -q --cover-letter --subject-prefix="$prefix" \
-		--no-signature --zero-commit -o "$d" "$base..${commits[last - 1]}"
+		--no-signature --zero-commit --base=pristine -o "$d" "$base..${commits[last - 1]}"
+	grep -q "^base-commit: $(git -C "$KSRC" rev-parse pristine)\$" "$d/0000-cover-letter.patch" ||
+		die "posting $p: the cover letter names no base-commit"
+	[ "$(grep -c '^prerequisite-patch-id: ' "$d/0000-cover-letter.patch")" = "$((first - 1))" ] ||
+		die "posting $p: the cover letter does not name the $((first - 1)) patches it applies on top of"
 	for f in "$d"/*.patch; do
 		sed -i -e "s|^From: $placeholder\$|From: $author|" \
 			-e "s|^Signed-off-by: $placeholder\$|Signed-off-by: $author|" "$f"
