@@ -603,6 +603,18 @@ class Results:
         return [(w, x) for w, _ in WORKLOADS for x in self.matrix.names()
                 if self.has("bootprof", w, x + ".tsv")]
 
+    def profile_over(self, row, base, workload):
+        """Kernel instructions an op by function that row's workload
+        profile runs over base's (make bootprof), or None if either is
+        missing."""
+        a, b = self.workload_profile(row, workload), \
+            self.workload_profile(base, workload)
+        if a is None or b is None:
+            return None
+        n, m = int(a[0].get("ops", 1)), int(b[0].get("ops", 1))
+        return {f: a[1].get(f, 0) / n - b[1].get(f, 0) / m
+                for f in set(a[1]) | set(b[1])}
+
     def workload_profile(self, row, workload):
         """(header words, kernel instructions per function) of a row's
         workload profile (make bootprof), or None."""

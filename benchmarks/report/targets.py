@@ -184,6 +184,11 @@ def name(r, t):
                    "alloc+free, both call sites)" % (t.row, p)
         return "`%s` within %s instructions of `%s` (order-0 page " \
                "alloc+free, both call sites)" % (t.row, t.limit, p)
+    if t.kind == "profile_top":
+        return "No out-of-line slab hook (`%s*`) among the %s kernel " \
+               "functions `%s`'s workload profiles run most over `%s`'s " \
+               "(every workload; kernel instructions an op, make " \
+               "bootprof)" % (SLAB_HOOKS, t.limit, t.row, o)
     if t.kind == "boot":
         return "Boot: each fork row reaches `/init` in no more " \
                "instructions than its stock peer (icount, to the printk " \
@@ -248,7 +253,7 @@ def cases_verdict(judged, missing):
     """The verdict of a target over cases, judged being (label, figures,
     verdict) of each: every case not met and every case within noise, by
     label with its figures; "met" only when every case is measured and
-    met."""
+    met, and "met on the rest" only when some case was."""
     parts = []
     for what in ("not met", "within noise"):
         named = ["%s (%s)" % (label, f) for label, f, got in judged
@@ -256,8 +261,9 @@ def cases_verdict(judged, missing):
         if named:
             parts.append("%s: %s" % (what, "; ".join(named)))
     if missing:
-        parts.append("not measured: %s%s" % ("; ".join(missing), "" if parts
-                                             else " (met on the rest)"))
+        parts.append("not measured: %s%s" % (
+            "; ".join(missing), "" if parts or not judged
+            else " (met on the rest)"))
     return "; ".join(parts) or "met"
 
 
@@ -589,6 +595,32 @@ def judge_boot(r, t):
     return named(judged), "; ".join(ev), failing
 
 
+# The slab allocator's out-of-line tagging hooks, the fork's and stock's:
+# what the common inline paths are for.
+SLAB_HOOKS = "__alloc_tagging_slab_"
+
+
+def judge_profile_top(r, t):
+    """Each workload's LIMIT functions that run most over the baseline: a
+    slab hook among them fails the workload, named with its rank and
+    figure (instructions an op)."""
+    o = base(r, t)
+    judged, missing = [], []
+    for w, _ in data.WORKLOADS[1:]:
+        over = r.profile_over(t.row, o, w)
+        if over is None:
+            missing.append(w)
+            continue
+        top = sorted(over, key=lambda f: (-over[f], f))[:int(t.limit)]
+        hooks = ["`%s` #%d %+.1f" % (f, top.index(f) + 1, over[f])
+                 for f in top if f.startswith(SLAB_HOOKS)]
+        judged.append((w, ", ".join(hooks) or "none",
+                       "not met" if hooks else "met"))
+    return cases_verdict(judged, missing), "; ".join(
+        "%s: %s" % (w, f) for w, f, _ in judged) or "no profile", \
+        [w for w, _, v in judged if v == "not met"]
+
+
 JUDGES = {"share": judge_share, "within": judge_within,
           "memory_share": judge_memory_share,
           "workloads_share": judge_workloads,
@@ -597,7 +629,8 @@ JUDGES = {"share": judge_share, "within": judge_within,
           "pages_share": judge_pages_share, "slab": judge_slab,
           "slab_share": judge_slab_share, "slab_within": judge_slab_within,
           "page_ext": judge_page_ext, "page_ext_share": judge_page_ext_share,
-          "traffic": judge_traffic, "boot": judge_boot, "delta": judge_delta}
+          "traffic": judge_traffic, "boot": judge_boot, "delta": judge_delta,
+          "profile_top": judge_profile_top}
 
 
 def judge(r, targets=None):

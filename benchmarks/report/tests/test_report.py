@@ -233,6 +233,40 @@ class TargetsTest(Fixture):
     def verdicts(self, r, ts):
         return [(t["verdict"], t["measured"]) for t in targets.judge(r, ts)]
 
+    def test_profile_top(self):
+        # files: a slab hook is the second function fork-b runs most over
+        # off (+3 an op, 2 ops); spawn: one is the fourth; the other
+        # workloads are not profiled.
+        r = self.results()
+        for w, funcs in (("files", {"off": [("f", 10), ("g", 4)],
+                                    "fork-b": [("f", 30), ("g", 4),
+                                               ("__alloc_tagging_slab_x", 6),
+                                               ("h", 2)]}),
+                         ("spawn", {"off": [("f", 10)],
+                                    "fork-b": [("a", 50), ("b", 40),
+                                               ("c", 30),
+                                               ("__alloc_tagging_slab_y", 20),
+                                               ("f", 10)]})):
+            d = os.path.join(self.d, "bootprof", w)
+            os.makedirs(d)
+            for row, rows in funcs.items():
+                with open(os.path.join(d, row + ".tsv"), "w") as f:
+                    f.write("# row=%s workload=%s ops=2\n" % (row, w))
+                    f.write("".join("%s\t%d\n" % x for x in rows))
+        (v5, m5), (v3, _) = self.verdicts(r, [
+            Target("profile_top", "fork-b", limit="5"),
+            Target("profile_top", "fork-b", limit="3")])
+        self.assertEqual(
+            v5, "not met: files (`__alloc_tagging_slab_x` #2 +3.0); spawn "
+            "(`__alloc_tagging_slab_y` #4 +10.0); not measured: messaging; "
+            "stream; pagefault; forkexit")
+        self.assertEqual(m5, "files: `__alloc_tagging_slab_x` #2 +3.0; "
+                         "spawn: `__alloc_tagging_slab_y` #4 +10.0")
+        # Three functions: spawn's hook ranks fourth, out of them.
+        self.assertEqual(
+            v3, "not met: files (`__alloc_tagging_slab_x` #2 +3.0); "
+            "not measured: messaging; stream; pagefault; forkexit")
+
     def test_share(self):
         r = self.results()
         # fork-a adds 100 where stock-a adds 300: a third, met at 1/3 only.
