@@ -328,7 +328,9 @@ def short(t):
             "delta": "%s of %s" % (t["limit"], t["peer"]),
             "slab": "slab %s of %s" % (t["limit"], t["peer"]),
             "slab_share": "every slab case %s of peer" % t["limit"],
-            "slab_within": "every slab case +%s" % t["limit"]}.get(
+            "slab_within": "every slab case +%s" % t["limit"],
+            "profile_top": "no slab hook in a workload's top %s" %
+            t["limit"]}.get(
                 t["kind"], t["kind"])
     site = "" if t["site"] == "-" else t["site"] + " "
     return "%s%s%s" % (site, what, " (stretch)" if t["stretch"] == "yes" else "")
