@@ -1,6 +1,8 @@
 """The benchmark tables, each a (header, rows) pair of cells, from the data
 module and the verdicts; fmt.md() writes one as Markdown.  The cells carry
 Markdown's backticks; the RFC strips them (scripts/rfc/cover-letter.py)."""
+import re
+
 from . import data, targets as targets_mod
 from .data import WORKLOADS
 from .fmt import bench_label, fmt_n, fmt_pct, md, pct
@@ -336,6 +338,27 @@ def short(t):
     return "%s%s%s" % (site, what, " (stretch)" if t["stretch"] == "yes" else "")
 
 
+def case_names(verdict):
+    """A verdict with its cases named and their figures left out:
+    "not met: files (+200 vs +300); spawn (...); within noise: stream
+    (...)" reads "not met: files; spawn. within noise: stream"."""
+    out = []
+    for part in verdict.split("; "):
+        what, sep, case = part.partition(": ")
+        if sep and what in ("not met", "within noise", "within resolution",
+                            "not measured"):
+            out.append([what, []])
+        else:
+            case = part
+        if not out:
+            return verdict
+        case = re.sub(r" \([^()]*\)$", "", case)
+        if case:
+            out[-1][1].append(case)
+    return ". ".join("%s: %s" % (w, "; ".join(c)) if c else w
+                     for w, c in out)
+
+
 def lead_pairs(judged):
     """(row, peer) of every row with an instruction target over its peer,
     in the targets' order."""
@@ -349,7 +372,7 @@ def lead(r, judged):
     for t in judged:
         if t["fact"] == "no" and t["row"] != "*":
             verdicts.setdefault(t["row"], []).append(
-                "%s: %s" % (short(t), t["verdict"].split(":")[0]))
+                "%s: %s" % (short(t), case_names(t["verdict"])))
 
     def over(key):
         def f(row):
@@ -377,7 +400,7 @@ def lead(r, judged):
            "page_ext per GiB", "target verdicts"]
     out = [["%s / %s" % (row, peer)] +
            ["%s / %s" % (f(row), f(peer)) for f in cols] +
-           ["; ".join(verdicts.get(row, ["-"]))]
+           ["<br>".join(verdicts.get(row, ["-"]))]
            for row, peer in lead_pairs(judged)]
     return hdr, out
 

@@ -233,6 +233,19 @@ class TargetsTest(Fixture):
     def verdicts(self, r, ts):
         return [(t["verdict"], t["measured"]) for t in targets.judge(r, ts)]
 
+    def test_lead_names_every_case(self):
+        # The lead table's verdicts keep every case's name, figures out.
+        self.assertEqual(tables.case_names(
+            "not met: kmalloc(8) (+52.1, 308.5 vs 256.4); kmalloc(64), "
+            "batch (+52.1, 319.4 vs 267.3); within noise: files (+1 vs +2); "
+            "not measured: kmalloc(96); kmalloc(192)"),
+            "not met: kmalloc(8); kmalloc(64), batch. within noise: files. "
+            "not measured: kmalloc(96); kmalloc(192)")
+        self.assertEqual(tables.case_names("met"), "met")
+        self.assertEqual(tables.case_names(
+            "within resolution (+196 KiB vs +116 KiB)"),
+            "within resolution (+196 KiB vs +116 KiB)")
+
     def test_profile_top(self):
         # files: a slab hook is the second function fork-b runs most over
         # off (+3 an op, 2 ops); spawn: one is the fourth; the other
