@@ -249,13 +249,15 @@ def judge_case(rows, spans, fig, margin):
             fig(*(sp[0] for sp in spans)))
 
 
-def cases_verdict(judged, missing):
+def cases_verdict(judged, missing=(), between="within noise"):
     """The verdict of a target over cases, judged being (label, figures,
-    verdict) of each: every case not met and every case within noise, by
-    label with its figures; "met" only when every case is measured and
-    met, and "met on the rest" only when some case was."""
+    verdict) of each: every case not met and every case between met and
+    not met ("within noise", or "within resolution" for a figure read to
+    a resolution), by label with its figures; "met" only when every case
+    is measured and met, and "met on the rest" only when some case
+    was."""
     parts = []
-    for what in ("not met", "within noise"):
+    for what in ("not met", between):
         named = ["%s (%s)" % (label, f) for label, f, got in judged
                  if got == what]
         if named:
@@ -416,19 +418,6 @@ def resolved(least, most):
     return "within resolution" if got == "within noise" else got
 
 
-def named(judged):
-    """The verdict of cases judged, (label, figures, verdict) each: every
-    case not met and every case within resolution, by label with its
-    figures; "met" when none."""
-    parts = []
-    for what in ("not met", "within resolution"):
-        cases = ["%s (%s)" % (label, f) for label, f, got in judged
-                 if got == what]
-        if cases:
-            parts.append("%s: %s" % (what, "; ".join(cases)))
-    return "; ".join(parts) or "met"
-
-
 def memory_margin(limit):
     """How far under LIMIT of the peer's bill (taken as 0 when the peer
     costs nothing) the row's bill is, in KiB, from the four rows' held
@@ -457,7 +446,8 @@ def judge_memory_share(r, t):
                            margin(*(sp[0] for sp in spans)), least, most)
         judged.append((label, f, resolved(least, most)))
         ev.append("%s: %s" % (label, f))
-    return named(judged), "; ".join(ev)
+    return cases_verdict(judged, between="within resolution"), \
+        "; ".join(ev)
 
 
 def slab_rows(r, t):
@@ -592,7 +582,8 @@ def judge_boot(r, t):
                 failing.append((row, mem))
     if not ev:
         return "not measured", "no boot data"
-    return named(judged), "; ".join(ev), failing
+    return cases_verdict(judged, between="within resolution"), \
+        "; ".join(ev), failing
 
 
 # The slab allocator's out-of-line tagging hooks, the fork's and stock's:
