@@ -7,6 +7,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/lib.sh"
+trees_recorded
 for r in $(matrix_rows | awk '{ print $1 }'); do
 	echo "$r $(row_inputs "$r")"
 done

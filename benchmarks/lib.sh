@@ -64,15 +64,16 @@ measure_files() {
 }
 
 # kernel_inputs KERNEL: the shared code, the variant's config fragments and
-# the patches its tree applies: none for stock but alloctop's, which every
-# measured initramfs holds (mkinitramfs.sh); the whole series for a tree
-# made from the fork (fixes and pretag take part of it, conservatively
-# counted whole).  A patch's code, not its message: rewording what a patch
-# says of its figures measures nothing new.  PATCHES: another patch
-# directory (the tests').
+# what its tree takes of the series: for a stock tree none of it but
+# alloctop's code, which every measured initramfs holds (mkinitramfs.sh);
+# for a tree made from the fork, the git tree of the posting it stands at
+# (posting_tree_id: kernel/patches/trees), so that a series cut into
+# patches differently, or reworded, measures nothing new, and a change to
+# a later posting leaves the rows of an earlier one's tree measured.
+# PATCHES: another patch directory (the tests').
 kernel_inputs() {
-	local f tree
-	tree=$(sed -n 's/^# tree: *\([a-z]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	local f tree d=${PATCHES:-$TOP/kernel/patches}
+	tree=$(sed -n 's/^# tree: *\([a-zA-Z-]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
 	[ -n "$tree" ] || die "kernel/configs/$1.config names no '# tree:'"
 	{
 		measure_files | while read -r f; do
@@ -83,15 +84,14 @@ kernel_inputs() {
 			printf '%s\n' "${f#"$TOP"/}"; cat "$f"
 		done
 		echo "tree $tree"
-		for f in "${PATCHES:-$TOP/kernel/patches}"/*.patch; do
-			[ -f "$f" ] || continue
-			echo patch
-			if [ "$tree" = stock ]; then
+		if [ "$tree" = stock ]; then
+			for f in "$d"/*.patch; do
+				[ -f "$f" ] || continue
 				awk '/^diff --git / { keep = ($3 == "a/tools/mm/alloctop.c") } keep' "$f"
-			else
-				sed -n '/^diff --git /,$p' "$f"
-			fi
-		done
+			done
+		else
+			posting_tree_id "$(SERIES_DIR=$d tree_posting "$tree")" "$d"
+		fi
 	} | sha256sum | cut -c1-16
 }
 
@@ -149,6 +149,7 @@ measure() {
 	declare -F unit_kernel >/dev/null || unit_kernel() { matrix_field "$(unit_row "$1")" kernel; }
 	declare -F unit_args >/dev/null || unit_args() { matrix_field "$(unit_row "$1")" args; }
 	declare -F unit_inputs >/dev/null || unit_inputs() { row_inputs "$(unit_row "$1")"; }
+	trees_recorded
 	for r in ${ROWS:-}; do matrix_has "$r" || die "ROWS: no row '$r' in $MATRIX"; done
 	todo=""
 	for u in $(step_units); do

@@ -4,7 +4,8 @@
 # kernel/patches/series keeps its comments: the lines at its top, and each
 # "# posting X: TITLE" line before the patch it stood before (matched by
 # the file name without its number).  A posting whose first patch is gone
-# stops the export, with nothing written.
+# stops the export, with nothing written.  kernel/patches/trees records
+# the tree at the head of each posting.
 set -eu
 . "$(dirname "$0")/lib.sh"
 gitdir=$(git -C "$KSRC" rev-parse --absolute-git-dir 2>/dev/null) ||
@@ -39,9 +40,21 @@ awk -v new="$tmp/new" '
 		exit bad
 	}' "$dir/series" >"$tmp/series" ||
 	die "kernel/patches/series: move the posting line(s) above to their new first patch and export again"
+# The tree at the head of each posting: what a measured kernel takes of
+# the series (posting_tree_id), checked by kernel-src.sh when it applies.
+{
+	echo "# The fork's git tree at the head of each posting, written by"
+	echo "# scripts/export-patches.sh and checked by scripts/kernel-src.sh."
+	for x in $(postings "$tmp/series"); do
+		c=$(git -C "$KSRC" rev-list --reverse pristine..HEAD |
+			sed -n "$(posting_end "$x" "$tmp/series")p")
+		echo "$x $(git -C "$KSRC" rev-parse "$c^{tree}")"
+	done
+} >"$tmp/trees"
 rm -f "$dir"/*.patch
 mv "$tmp"/*.patch "$dir"/ 2>/dev/null || true
 mv "$tmp/series" "$dir/series"
+mv "$tmp/trees" "$dir/trees"
 # The tree now matches the series: no need to re-apply.
 series_hash "$dir" >"$gitdir/alloctag-series"
 log "exported $n patch(es) to kernel/patches/"

@@ -42,6 +42,18 @@ stock_tree() {
 	worktree_at "$STOCK_SRC" pristine
 }
 
+# The applied series has the trees kernel/patches/trees records, which the
+# measurements take as what their kernels took of it (kernel_inputs).
+check_trees() {
+	local x got want
+	for x in $(postings "$series_dir/series"); do
+		want=$(posting_tree_id "$x" "$series_dir")
+		got=$(git -C "$FORK_SRC" rev-parse "$(posting_commit "$x")^{tree}")
+		[ "$got" = "$want" ] ||
+			die "posting $x applies to tree $got, but kernel/patches/trees records $want: export the series from the fork's tree again (make export-patches)"
+	done
+}
+
 apply_series() {
 	cd "$FORK_SRC"
 	git am --abort >/dev/null 2>&1 || true
@@ -60,6 +72,7 @@ apply_series() {
 		fi
 	done
 	log "applied $n patch(es) from kernel/patches/series"
+	check_trees
 	series_hash "$series_dir" >"$stamp"
 }
 

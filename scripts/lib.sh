@@ -133,6 +133,42 @@ postings() {
 	sed -n 's/^# posting \([A-Z]\):.*/\1/p' "${1:-${SERIES_DIR:-$TOP/kernel/patches}/series}"
 }
 
+# tree_posting TREE: the posting whose head a tree made from the fork is at
+# (TREE as a variant's "# tree:" line names it; bootnum is the whole series
+# with a benchmark's patch on top).
+tree_posting() {
+	case $1 in
+	fork | bootnum) postings | tail -1 ;;
+	fixes) echo "$FIXES_POSTING" ;;
+	pretag) echo "$PRETAG_POSTING" ;;
+	posting-[A-Z]) echo "${1#posting-}" ;;
+	*) die "no posting for a tree named '$1'" ;;
+	esac
+}
+
+# posting_tree_id LETTER [DIR]: the git tree the series has at the head of
+# posting LETTER, as DIR/trees (default kernel/patches/trees) records it:
+# "LETTER TREE" a line, written by export-patches.sh and checked against
+# the applied series by kernel-src.sh.  What a measured kernel takes of
+# the series is its tree, not how the series is cut into patches or what
+# their messages say.
+posting_tree_id() {
+	local d=${2:-${SERIES_DIR:-$TOP/kernel/patches}} id
+	id=$(awk -v x="$1" '$1 == x { print $2 }' "$d/trees" 2>/dev/null)
+	[ -n "$id" ] || die "$d/trees records no tree for posting $1: run 'make export-patches' in the fork's tree"
+	echo "$id"
+}
+
+# trees_recorded [DIR]: dies unless DIR/trees records a tree for every
+# posting of DIR/series: called before inputs are hashed, as a die within
+# the hashing pipeline would go unnoticed.
+trees_recorded() {
+	local x d=${1:-${SERIES_DIR:-$TOP/kernel/patches}}
+	for x in $(postings "$d/series"); do
+		posting_tree_id "$x" "$d" >/dev/null
+	done
+}
+
 # posting_commit LETTER: the fork's commit at the head of posting LETTER.
 posting_commit() {
 	local n c

@@ -33,8 +33,10 @@ rm -f "${TMPDIR:-/tmp}/bad-matrix.$$"
 
 # Per-row inputs, on the real matrix and series: stable; a row's own
 # arguments count; a stock kernel's ignore the series but for alloctop (in
-# every measured initramfs); a fork kernel's take every patch's code but
-# not its message.
+# every measured initramfs); a fork kernel's take the tree of the posting
+# it stands at (kernel/patches/trees), so that patches cut or worded
+# otherwise change nothing, a later posting's tree leaves an earlier
+# one's rows alone, and a tree missing from the file fails.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (
@@ -43,21 +45,28 @@ trap 'rm -rf "$tmp"' EXIT
 	f=$(row_inputs fork-flags)
 	want "row_inputs stable" "$(row_inputs fork-flags)" "$f"
 	[ "$(row_inputs fork-disabled)" != "$f" ] || echo "FAIL: row_inputs: two rows' arguments, one hash"
-	cp kernel/patches/*.patch "$tmp"/
-	s=$(kernel_inputs stock-bench) k=$(kernel_inputs fork-bench)
+	cp kernel/patches/* "$tmp"/
+	s=$(kernel_inputs stock-bench) k=$(kernel_inputs fork-bench) x=$(kernel_inputs stock-fixes-bench)
 	p=$(grep -L '^diff --git a/tools/mm/alloctop.c' "$tmp"/*.patch | tail -1)
 	sed -i '0,/^+/s/^+/+ /' "$p"
-	want "stock kernel, a patch's code changed" "$(PATCHES=$tmp kernel_inputs stock-bench)" "$s"
-	[ "$(PATCHES=$tmp kernel_inputs fork-bench)" != "$k" ] ||
-		echo "FAIL: kernel_inputs: a patch's code changed, the fork's inputs did not"
-	cp kernel/patches/*.patch "$tmp"/
 	sed -i '0,/^Subject: /s/^Subject: /Subject: reworded /' "$p"
-	want "fork kernel, a patch's message changed" "$(PATCHES=$tmp kernel_inputs fork-bench)" "$k"
+	want "stock kernel, a patch changed" "$(PATCHES=$tmp kernel_inputs stock-bench)" "$s"
+	want "fork kernel, a patch changed, its trees not" "$(PATCHES=$tmp kernel_inputs fork-bench)" "$k"
+	last=$(postings | tail -1)
+	sed -i "s/^$last [0-9a-f]*/$last 0123456789abcdef0123456789abcdef01234567/" "$tmp/trees"
+	[ "$(PATCHES=$tmp kernel_inputs fork-bench)" != "$k" ] ||
+		echo "FAIL: kernel_inputs: the series' last tree changed, the fork's inputs did not"
+	want "fixes kernel, a later posting's tree changed" "$(PATCHES=$tmp kernel_inputs stock-fixes-bench)" "$x"
+	want "stock kernel, the trees changed" "$(PATCHES=$tmp kernel_inputs stock-bench)" "$s"
 	p=$(grep -l '^diff --git a/tools/mm/alloctop.c' "$tmp"/*.patch | tail -1)
 	awk '/^diff --git / { a = ($3 == "a/tools/mm/alloctop.c") } a && /^\+/ && !d { $0 = $0 " "; d = 1 } 1' \
 		"$p" >"$tmp/x" && mv "$tmp/x" "$p"
 	[ "$(PATCHES=$tmp kernel_inputs stock-bench)" != "$s" ] ||
 		echo "FAIL: kernel_inputs: alloctop changed, a stock kernel's inputs did not"
+	sed -i "/^$last /d" "$tmp/trees"
+	if (trees_recorded "$tmp") 2>/dev/null; then
+		echo "FAIL: trees_recorded: a posting without a recorded tree passed"
+	fi
 ) | tee "$tmp/out"
 grep -q FAIL "$tmp/out" && fail=1
 
