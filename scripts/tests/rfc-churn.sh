@@ -4,7 +4,7 @@
 # line, which do not count), so A's churn is 2; B removes a line A added
 # and re-indents a line it found in the tree, neither of which is churn of
 # B's.  A patch cut short, or a series naming a missing patch, fails with
-# the file named.
+# the file named.  kernel/patches has no churn in any posting.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -43,4 +43,11 @@ head -n -4 "$tmp/0002-a.patch" >"$tmp/cut" && mv "$tmp/cut" "$tmp/0002-a.patch"
 rm "$tmp/0002-a.patch"
 ! python3 "$churn" "$tmp" >/dev/null 2>"$tmp/err" && grep -q '0002-a.patch' "$tmp/err" ||
 	{ cat "$tmp/err"; echo "a missing patch did not fail naming it"; exit 1; }
+# The series itself: every posting introduces its code once.
+real=$(python3 "$churn" -v "$top/kernel/patches")
+if printf '%s\n' "$real" | grep -qv ' 0$\|^  '; then
+	printf '%s\n' "$real"
+	echo "kernel/patches: a posting removes lines it added (above); fold the later patch into the one it changes"
+	exit 1
+fi
 echo "rfc-churn: lines a later patch of the posting removes counted per posting ($(python3 "$churn" | tr '\n' ' ' | sed 's/ $//') for kernel/patches)"
