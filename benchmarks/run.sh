@@ -11,10 +11,12 @@
 # 'make report' (python3 -m benchmarks.report) renders the tables and
 # plots from them.
 #
-# Per matrix row, at 1 GiB: two icount runs (micro + perf, and where the
-# kernel has memory cgroups the charged slab cases last; they must agree
-# exactly), TRAJS - 1 more icount runs of the perf workloads alone, each
-# on another trajectory (bench-guest.sh's TRAJ: a start offset), one
+# Per matrix row, at 1 GiB: two icount runs (perf, then micro, and where
+# the kernel has memory cgroups the charged slab cases last; they must
+# agree exactly), TRAJS - 1 more icount runs of the perf workloads alone,
+# each on another trajectory (bench-guest.sh's TRAJ: a start offset; the
+# perf workloads come first in every boot, so that the trajectories start
+# from the same state and differ in their offset alone), one
 # plain-TCG run with REPS repeats (wall time) and two icount
 # runs under the cachesim plugin (memory traffic; identical CSVs).  Per row
 # and guest memory size: two icount boots and TCG_BOOTS plain boots.
@@ -194,8 +196,8 @@ step_measure() {
 	base=$boots
 	skip=0
 	for i in 1 2; do
-		progress "$row" "micro + perf, icount run $i/2, 1G"
-		boot_run "$row" "$kernel" "$args" 1G 1 "icount-$i" "$ref" "$en" "micro perf charged" || {
+		progress "$row" "perf + micro, icount run $i/2, 1G"
+		boot_run "$row" "$kernel" "$args" 1G 1 "icount-$i" "$ref" "$en" "perf micro charged" || {
 			[ $? = 3 ] && skip=1 && break; exit 1; }
 	done
 	if [ $skip = 1 ]; then
@@ -204,13 +206,13 @@ step_measure() {
 		python3 "$bdir/csvrows.py" merge "$RESULTS" "$work" "$row"
 		return
 	fi
-	same_data "$row" "micro + perf" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
+	same_data "$row" "perf + micro" "$logs/$row-1G-icount-1" "$logs/$row-1G-icount-2"
 	for i in $(seq 2 "$TRAJS"); do
 		progress "$row" "perf, icount, trajectory $i/$TRAJS, 1G"
 		TRAJ=$i boot_run "$row" "$kernel" "$args" 1G 1 "icount-t$i" "$ref" "$en" perf
 	done
-	progress "$row" "micro + perf, tcg wall time, $REPS repeats, 1G"
-	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "micro perf charged"
+	progress "$row" "perf + micro, tcg wall time, $REPS repeats, 1G"
+	boot_run "$row" "$kernel" "$args" 1G 0 tcg-1 "$ref" "$en" "perf micro charged"
 	if [ -n "$cachesim" ]; then
 		for i in 1 2; do
 			progress "$row" "memory traffic (cachesim), icount run $i/2, 1G"
