@@ -85,10 +85,18 @@ FIELDS = ["kind", "row", "peer", "base", "site", "limit", "stretch",
           "fact", "target", "verdict", "measured", "why"]
 
 
+# The kinds that hold a row to its baseline, or to an absolute limit,
+# alone: they have no peer.
+NO_PEER = ("within", "pages_within", "workloads_within", "slab_within",
+           "page_ext", "profile_top")
+
+
 def peer(r, t):
     if t.vs:
         return t.vs
-    return r.matrix[t.row].peer if t.row != "*" else "-"
+    if t.kind in NO_PEER or t.row == "*":
+        return "-"
+    return r.matrix[t.row].peer
 
 
 def base(r, t):
