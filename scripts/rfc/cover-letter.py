@@ -172,6 +172,26 @@ def capture_cost(res, _checks, *modes):
     return table(["flag"] + [capture.SHORT[s] for s in capture.SITES], out)
 
 
+def boot(res, _checks, *args):
+    """Kernel instructions from reset to /init (make bootprof's exact
+    counts), and the order-0 pair, per row, each over the first row's."""
+    def total(r):
+        try:
+            return sum(res.bootprof(r)[1].values())
+        except data.DataError as e:
+            raise Missing(str(e))
+    rows = labelled(args)
+    first = [total(rows[0][0]),
+             need(res.micro_icount(rows[0][0], data.MODULE_SITE), rows[0][0])]
+    out = []
+    for r, label in rows:
+        b, p = total(r), need(res.micro_icount(r, data.MODULE_SITE), r)
+        out.append([label, "%d" % b, "%+d" % (b - first[0]), "%.1f" % p,
+                    "%+.1f" % (p - first[1])])
+    return table(["kernel", "boot to /init", "over first", "order-0 pair",
+                  "over first"], out)
+
+
 def budget(res, *_):
     """Spare page-flags bits of Debian's configs of the series' kernel
     (make survey)."""
@@ -217,7 +237,7 @@ def checks(_res, chk):
 
 BLOCKS = {"method": method, "pairs": pairs, "slab": slab, "sites": sites,
           "capture": capture_cost, "budget": budget, "tags": tags,
-          "checks": checks}
+          "boot": boot, "checks": checks}
 
 
 def render(res, chk, body, words):
