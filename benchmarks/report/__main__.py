@@ -12,6 +12,7 @@ RESULTS-DIR (default results) gets, from what it holds:
   bootprof/*.tsv     bootprof/README.md
   pageflags.csv      pageflags.md
   tagcounts.csv      tagcounts.md
+  objsize.csv        objsize.md
   capture/*.csv      capture/README.md and capture/flame.svg
   inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines, what
                      the tree would record as measured when 'make report'
@@ -92,6 +93,8 @@ def render(d, readme=None, draw=True, docs=None):
         write(r.path("pageflags.md"), survey.pageflags(r.pageflags))
     if r.has("tagcounts.csv"):
         write(r.path("tagcounts.md"), survey.tagcounts(r.tagcounts))
+    if r.has("objsize.csv"):
+        write(r.path("objsize.md"), survey.objsize(r.objsize()))
     if r.trace_rows():
         write(r.path("trace", "README.md"), traces.trace_readme(r))
     if traces.bootprof_pairs(r):

@@ -4,7 +4,7 @@
   link-tags.tsv                                          make bench
   trace/ROW.txt                                          make trace
   bootprof/ROW.tsv                                       make bootprof
-  pageflags.csv tagcounts.csv                            make survey
+  pageflags.csv tagcounts.csv objsize.csv                make survey
   targets.csv                                            this report
 
 Every figure the report, the plots and the RFC show comes through here.  A
@@ -81,7 +81,8 @@ BENCH_CSVS = ("micro.csv", "perf.csv", "boot.csv", "cachesim.csv",
 MADE_BY = {"micro.csv": "make bench", "perf.csv": "make bench",
            "boot.csv": "make bench", "cachesim.csv": "make bench",
            "skipped.csv": "make bench", "pageflags.csv": "make survey",
-           "tagcounts.csv": "make survey", "targets.csv": "make report"}
+           "tagcounts.csv": "make survey", "objsize.csv": "make survey",
+           "targets.csv": "make report"}
 
 
 class DataError(Exception):
@@ -637,3 +638,13 @@ class Results:
     @property
     def tagcounts(self):
         return self.csv("tagcounts.csv")
+
+    def objsize(self):
+        return self.optional_csv("objsize.csv")
+
+    def object_size(self, kernel, obj):
+        """objsize.csv's row of a kernel variant's object, or None."""
+        for x in self.objsize():
+            if x["config"] == "guest-" + kernel and x["object"] == obj:
+                return x
+        return None

@@ -9,7 +9,7 @@ import os
 from fractions import Fraction
 from typing import NamedTuple
 
-from . import attribution, data
+from . import attribution, data, survey
 from .fmt import bench_label, fmt_pct, pct
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -192,6 +192,11 @@ def name(r, t):
                    "alloc+free, both call sites)" % (t.row, p)
         return "`%s` within %s instructions of `%s` (order-0 page " \
                "alloc+free, both call sites)" % (t.row, t.limit, p)
+    if t.kind == "object_size":
+        return "`%s`'s `%s` at most %s bytes of text over `%s`'s (the " \
+               "kernels' relocatable objects, make survey)" % (
+                   r.matrix[t.row].kernel, t.site, t.limit,
+                   r.matrix[peer(r, t)].kernel)
     if t.kind == "profile_top":
         return "No out-of-line slab hook (`%s*`) among the %s kernel " \
                "functions `%s`'s workload profiles run most over `%s`'s " \
@@ -620,6 +625,21 @@ def judge_profile_top(r, t):
         [w for w, _, v in judged if v == "not met"]
 
 
+def judge_object_size(r, t):
+    """The object SITE of ROW's kernel: its text at most LIMIT bytes over
+    its peer's (make survey's objsize.csv), exactly."""
+    p = peer(r, t)
+    k, kp = r.matrix[t.row].kernel, r.matrix[p].kernel
+    a, b = r.object_size(k, t.site), r.object_size(kp, t.site)
+    if a is None or b is None:
+        return "not measured", "no %s of %s in objsize.csv (make survey)" % (
+            t.site, kp if a else k)
+    d = {x: int(a[x]) - int(b[x]) for x in survey.OBJSIZE_PARTS}
+    ev = "text %s vs %s (%+d B); rodata %+d, data %+d, bss %+d" % (
+        a["text"], b["text"], d["text"], d["rodata"], d["data"], d["bss"])
+    return ("met" if d["text"] <= int(t.limit) else "not met"), ev
+
+
 JUDGES = {"share": judge_share, "within": judge_within,
           "memory_share": judge_memory_share,
           "workloads_share": judge_workloads,
@@ -629,7 +649,8 @@ JUDGES = {"share": judge_share, "within": judge_within,
           "slab_share": judge_slab_share, "slab_within": judge_slab_within,
           "page_ext": judge_page_ext, "page_ext_share": judge_page_ext_share,
           "traffic": judge_traffic, "boot": judge_boot, "delta": judge_delta,
-          "profile_top": judge_profile_top}
+          "profile_top": judge_profile_top,
+          "object_size": judge_object_size}
 
 
 def judge(r, targets=None):

@@ -690,6 +690,7 @@ def readme(r, judged, plots, stale=()):
     others = [(f, t) for f, t in (
         ("pageflags.md", "page-flag budget survey"),
         ("tagcounts.md", "allocation tag counts"),
+        ("objsize.md", "object sizes of the kernels built"),
         ("capture/README.md", "context capture: what it costs, one call "
          "site's stacks and their flame graph, an alloctop snapshot"),
         ("rfc", "RFC material")) if r.has(f) or

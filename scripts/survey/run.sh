@@ -1,7 +1,8 @@
 #!/bin/bash
 # 'make survey': the page-flag budget of every configuration the issue names
-# (results/pageflags.csv and .md) and the allocation tag counts of the
-# kernels the project builds (results/tagcounts.csv and .md).
+# (results/pageflags.csv and .md), and the allocation tag counts and the
+# sizes of the series' main objects of the kernels the project builds
+# (results/tagcounts.csv and .md, results/objsize.csv and .md).
 #
 # Environment:
 #   SURVEY_DEFCONFIG=0  skip building x86_64 defconfig + profiling for its
@@ -159,4 +160,5 @@ run_pageflags() {
 
 [ "$only" = tagcounts ] || run_pageflags
 [ "$only" = pageflags ] || "$TOP/scripts/survey/tagcounts.sh"
-log "done: results/pageflags.csv, results/tagcounts.csv; 'make report' writes the .md tables"
+[ "$only" = pageflags ] || "$TOP/scripts/survey/objsize.sh"
+log "done: results/pageflags.csv, results/tagcounts.csv, results/objsize.csv; 'make report' writes the .md tables"

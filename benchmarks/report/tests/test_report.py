@@ -874,6 +874,31 @@ class TargetsTest(Fixture):
         self.assertIn("fork-b vs stock-a 1 GiB +1 (+0.50%) (not judged: "
                       "postings before compact references)", ev)
 
+    def test_object_size(self):
+        # A fork kernel's object held to its peer's, by text, exactly; a
+        # kernel the survey did not size is not measured.
+        write_csv(os.path.join(self.d, "objsize.csv"),
+                  ["config", "object", "text", "rodata", "data", "bss",
+                   "kernel_version", "project_commit", "date"],
+                  [{"config": "guest-" + k, "object": "mm/slub.o",
+                    "text": t, "rodata": "10", "data": d, "bss": "0",
+                    "kernel_version": "7.3.4+", "project_commit": "abc",
+                    "date": "2026-01-01"}
+                   for k, t, d in (("stock-bench", "50000", "100"),
+                                   ("fork-bench", "51024", "164"))])
+        r = data.Results(self.d, self.m)
+        self.assertEqual(self.verdicts(r, [
+            Target("object_size", "fork-a", site="mm/slub.o", limit="1024"),
+            Target("object_size", "fork-a", site="mm/slub.o", limit="1023"),
+            Target("object_size", "fork-a", site="mm/page_alloc.o",
+                   limit="1024")]), [
+            ("met", "text 51024 vs 50000 (+1024 B); rodata +0, data +64, "
+                    "bss +0"),
+            ("not met", "text 51024 vs 50000 (+1024 B); rodata +0, data "
+                        "+64, bss +0"),
+            ("not measured", "no mm/page_alloc.o of fork-bench in "
+                             "objsize.csv (make survey)")])
+
     def test_boot_at_the_tick(self):
         # Figures in whole microseconds: one tick late is within the
         # timestamp's resolution, five are not met.
