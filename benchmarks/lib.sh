@@ -73,7 +73,7 @@ measure_files() {
 # PATCHES: another patch directory (the tests').
 kernel_inputs() {
 	local f tree d=${PATCHES:-$TOP/kernel/patches}
-	tree=$(sed -n 's/^# tree: *\([a-zA-Z-]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	tree=$(tree_word "$1")
 	[ -n "$tree" ] || die "kernel/configs/$1.config names no '# tree:'"
 	{
 		measure_files | while read -r f; do

@@ -101,12 +101,17 @@ series_hash() {
 		sha256sum | cut -d' ' -f1
 }
 
+# tree_word VARIANT: the word of its fragment's "# tree:" line, or nothing.
+tree_word() {
+	sed -n 's/^# tree: *\([a-zA-Z-]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1
+}
+
 # The source tree a variant builds from: "# tree:
 # stock|fixes|fork|bootnum|pretag|posting-X" in its fragment (posting-X:
 # the fork at the head of posting X, in $BUILD/posting-X).
 variant_tree() {
 	local t
-	t=$(sed -n 's/^# tree: *\([a-zA-Z-]*\).*/\1/p' "$TOP/kernel/configs/$1.config" | head -1)
+	t=$(tree_word "$1")
 	case $t in
 	stock) echo "$STOCK_SRC" ;;
 	fixes) echo "$FIXES_SRC" ;;
@@ -223,13 +228,12 @@ bootnum_tree() {
 # with the fork, for the trees made from it (fixes, bootnum, pretag,
 # posting-X); stock and fork are kernel-src.sh's.
 prepare_tree() {
-	local t
-	t=$(variant_tree "$1")
-	case $t in
-	"$FIXES_SRC") posting_tree "$FIXES_POSTING" "$t" ;;
-	"$BOOTNUM_SRC") bootnum_tree ;;
-	"$PRETAG_SRC") posting_tree "$PRETAG_POSTING" "$t" ;;
-	"$BUILD"/posting-[A-Z]) posting_tree "${t##*/posting-}" "$t" ;;
+	local w
+	w=$(tree_word "$1")
+	case $w in
+	stock | fork) ;;
+	bootnum) bootnum_tree ;;
+	*) posting_tree "$(tree_posting "$w")" "$(variant_tree "$1")" ;;
 	esac
 }
 
