@@ -280,7 +280,7 @@ done
 # a bad term, for its test (74-only) and the dmesg check: the other tests
 # count every tag.
 ONLY_BOOTS=${ONLY_BOOTS-only-flags:fork:flags:sysctl.vm.mem_profiling=1,compressed,only=func:dup_mm;func:alloctest_pages;file:kernel/fork.c
-	only-pointer:fork:pointer:sysctl.vm.mem_profiling=1,only=mod:alloctest;func:dup_mm
+	only-pointer:fork:pointer:sysctl.vm.mem_profiling=1,only=mod:alloctest;func:dup_mm;mod:shmem
 	only-bad:fork:flags:sysctl.vm.mem_profiling=1,compressed,only=func:dup_mm;size:64}
 for b in $ONLY_BOOTS; do
 	boot_tests "$b" 74-only.sh 90-dmesg.sh

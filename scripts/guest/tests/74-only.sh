@@ -1,7 +1,8 @@
 # Selective profiling (sysctl.vm.mem_profiling=...,only=TERM;TERM): in a
 # boot with "only=", every line of /proc/allocinfo is counted if and only
-# if a term names it (mod:, file:, func:; the overflow line always), the
-# kernel's lines and a module's loaded later alike; the lines left off
+# if a term names it (mod: a module, loaded or built in by the name Kbuild
+# gives its code, or "kernel"; file:, func:; the overflow line always),
+# the kernel's lines and a module's loaded later alike; the lines left off
 # count nothing new while the guest forks and allocates, the named ones
 # do, and the ioctl still switches them.  Skips in a boot without "only="
 # (test.sh boots the fork with it in two forms).
@@ -28,10 +29,15 @@ if [ -n "$bad" ]; then
 	exit
 fi
 
-# Every line as "named off calls file func module", named and off 0 or 1
+# Every line as "named off calls file func module build-module", named
+# and off 0 or 1; the build module (the ioctl's build_modname, by line:
+# allocinfo-build walks the tags in the text's order) is what mod: names
+# of built-in code besides "kernel"
 lines() {
+	/guest/progs/allocinfo-build >/tmp/only-build || : >/tmp/only-build
 	tail -n +3 /proc/allocinfo | awk -v only="$only" '
 		BEGIN { n = split(only, term, ";") }
+		NR == FNR { build[NR] = $1; next }
 		{
 			file = $3; sub(/:[0-9]+$/, "", file); mod = "kernel"; fn = ""; off = 0
 			for (i = 4; i <= NF; i++) {
@@ -39,28 +45,39 @@ lines() {
 				if ($i ~ /^func:/) fn = substr($i, 6)
 				if ($i == "counted:no") off = 1
 			}
+			bmod = build[FNR]
 			# the overflow line counts for the named tags of modules
 			# with no index of their own, whatever the terms
 			named = fn == "module_tags_overflow"
 			for (j = 1; j <= n; j++)
-				if (term[j] == "mod:" mod || term[j] == "file:" file || term[j] == "func:" fn)
+				if (term[j] == "mod:" mod || term[j] == "file:" file || term[j] == "func:" fn ||
+				    (mod == "kernel" && term[j] == "mod:" bmod))
 					named = 1
-			print named, off, $2, file, fn, mod
-		}'
+			print named, off, $2, file, fn, mod, bmod
+		}' /tmp/only-build -
 }
+check "the ioctl names each tag's build module (allocinfo-build)" \
+	sh -c '/guest/progs/allocinfo-build >/tmp/only-build'
 # Lines whose flag disagrees with the terms
 wrong() { lines | awk '$1 == $2 { print }'; }
 # The calls of the named (1) or the other (0) lines, summed
 calls() { lines | awk -v n="$1" '$1 == n { c += $3 } END { print c + 0 }'; }
+# The calls of the lines of function $1, summed
+fn_calls() { lines | awk -v f="$1" '$5 == f { c += $3 } END { print c + 0 }'; }
 
 check "the kernel log says how many tags are counted" \
 	sh -c "dmesg | grep -q 'selective profiling: [0-9]* of [0-9]* tags counted'"
 w=$(wrong)
 check_eq "every kernel line counted:no unless a term names it" "" "$w"
-# Built-in code has no module name: mod:NAME matches a module loaded later.
+# mod:NAME names built-in code by the module Kbuild builds it into: a
+# term for built-in code has lines, all of them counted
 for m in $(echo "$only" | tr ';' '\n' | sed -n 's/^mod://p' | grep -vx kernel || true); do
-	check "the kernel log says built-in code is mod:kernel, not mod:$m" \
-		sh -c "dmesg | grep -q 'mod:$m counts that module once loaded; code built into the kernel is mod:kernel'"
+	n=$(lines | awk -v m="$m" '$6 == "kernel" && $7 == m' | wc -l)
+	if [ "$m" = alloctest ]; then
+		check_eq "mod:$m (a module) names no built-in line" 0 "$n"
+	else
+		check "mod:$m names built-in lines ($n)" test "$n" -gt 0
+	fi
 done
 check "some kernel line is named" sh -c "[ $(lines | awk '$1 == 1' | wc -l) -gt 0 ]"
 
@@ -71,19 +88,19 @@ check "some kernel line is named" sh -c "[ $(lines | awk '$1 == 1' | wc -l) -gt 
 # meanwhile (a CPU keeps an exited task's mm as its lazy one until it
 # switches): let them go first, and allow one that goes after.
 sleep 1
-named0=$(calls 1) other0=$(calls 0)
+named0=$(calls 1) other0=$(calls 0) dup0=$(fn_calls dup_mm)
 pids=""
 i=0
 while [ $i -lt 8 ]; do (sleep 600; :) & pids="$pids $!"; i=$((i + 1)); done
 sleep 1
 ls /proc >/dev/null
-named1=$(calls 1) other1=$(calls 0)
+named1=$(calls 1) other1=$(calls 0) dup1=$(fn_calls dup_mm)
 kill $pids 2>/dev/null || true
-diag "calls of the named lines: $named0 -> $named1; of the rest: $other0 -> $other1"
+diag "calls of the named lines: $named0 -> $named1 (dup_mm's: $dup0 -> $dup1); of the rest: $other0 -> $other1"
 case ";$only;" in
 *";func:dup_mm;"*)
-	check "8 live forks counted on the named lines (dup_mm)" \
-		sh -c "[ $named1 -ge $((named0 + 7)) ]" ;;
+	check "8 live forks counted on dup_mm's lines" \
+		sh -c "[ $dup1 -ge $((dup0 + 7)) ]" ;;
 esac
 check "the lines left off count nothing new" sh -c "[ $other1 -le $other0 ]"
 

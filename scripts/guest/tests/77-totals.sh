@@ -1,6 +1,6 @@
 # What each tag allocated since boot (CONFIG_MEM_ALLOC_PROFILING_TOTALS):
 # in /proc/allocinfo only while vm.mem_profiling_totals is 1, through the
-# ioctl's _TOTALS commands always; exact for pages, bulk pages and slab
+# ioctl's _EXT commands always; exact for pages, bulk pages and slab
 # objects allocated and freed in rounds, never below what is live, and
 # from zero again for a module loaded anew.  A kernel without the totals
 # (or stock 7.3, without the commands) gives alloctop empty columns.  The

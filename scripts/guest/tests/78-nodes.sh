@@ -5,7 +5,9 @@
 # carry node words, alloctop shows them (OpenMetrics and Prometheus text:
 # a sample a node), and clearing the flag removes them.  Migration between
 # nodes (move_pages(2) on anonymous pages) moves the count and leaves the
-# line as it was.  Bad input: the flag with "off"
+# line as it was.  GET_NODES refuses a content id from before a module
+# came and went (ESTALE); flagging more tags than slots are left is
+# refused whole (ENOSPC).  Bad input: the flag with "off"
 # (EINVAL), on a kernel without NUMA (EOPNOTSUPP), and set and cleared a
 # thousand times without a per-cpu leak.
 set -eu
@@ -129,6 +131,27 @@ if [ $nodes -gt 1 ] && grep -q " func:$anon " /proc/allocinfo; then
 else
 	skip "migration between nodes" "one node, or no $anon line"
 fi
+
+# GET_NODES takes the content id read before the index: once a module
+# came or went, the index may be another tag's, and the answer is ESTALE
+$at -S nodes -m alloctest -f alloctest_pages_node >/dev/null
+set -- $(/guest/progs/nodes-id alloctest_pages_node 2>&1)
+check_eq "GET_NODES asked with the content id read before the index" ok "${3:-$*}"
+if insmod /modules/paramalloc.ko && rmmod paramalloc; then
+	check_eq "GET_NODES asked with the id from before a module came and went" \
+		ESTALE "$(/guest/progs/nodes-id "${2:-0}" "${1:-0}" 2>&1)"
+else
+	not_ok "load and unload paramalloc"
+fi
+$at -C nodes -m alloctest -f alloctest_pages_node >/dev/null
+
+# 32 slots: the flag on every kernel site needs more, and fails with
+# ENOSPC before it flags any
+out=$($at -S nodes -m kernel 2>&1 || true)
+check_eq "nodes on every kernel site: ENOSPC" \
+	"alloctop: setting tag flags: No space left on device" "$out"
+check_eq "and no kernel line flagged" "" \
+	"$(grep -v ' \[' /proc/allocinfo | grep ' node0_bytes:' || true)"
 
 # A thousand set-and-clear rounds: the counters go once drained
 pcpu() { awk '/^Percpu:/ { print $2 }' /proc/meminfo; }

@@ -13,7 +13,7 @@
 # zero or above MemTotal, every key off, no unloaded module left.
 # Where the page allocator's fault injection is built in (prove.config),
 # the nodes flag is then set on every kernel site by a task whose page
-# allocations all fail: the module tag area cannot grow, so the ioctl
+# allocations all fail: no slot table or counters can be had, so the ioctl
 # fails, and profiling must stay on and /proc/allocinfo answer.
 set -eu
 . /guest/ktap.sh
@@ -92,7 +92,7 @@ $fuzz 5000 42 >/tmp/fuzz.out 2>&1 || true
 sed 's/^/# fuzz: /' /tmp/fuzz.out
 check_eq "5000 fuzzed ioctls, every flag cleared after" "rounds 5000" "$(head -1 /tmp/fuzz.out)"
 
-# The module tag area fails to grow under a nodes flag: ENOMEM, profiling on
+# No page for a nodes flag's slot table or counters: ENOMEM, profiling on
 fpa=/sys/kernel/debug/fail_page_alloc
 if [ -d $fpa ] && [ "$nodes" = nodes ]; then
 	echo Y >$fpa/task-filter
@@ -108,16 +108,16 @@ if [ -d $fpa ] && [ "$nodes" = nodes ]; then
 	while kill -0 $p 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.2; _i=$((_i + 1)); done
 	echo 0 >$fpa/probability
 	if kill -0 $p 2>/dev/null; then
-		not_ok "nodes on every kernel site with no page to grow the tag area: ioctl returned"
+		not_ok "nodes on every kernel site with no page to allocate: ioctl returned"
 	else
 		sed 's/^/# /' /tmp/fail.out
-		ok "nodes on every kernel site with no page to grow the tag area: ioctl returned"
+		ok "nodes on every kernel site with no page to allocate: ioctl returned"
 		check_eq "profiling on" 1 "$(cat /proc/sys/vm/mem_profiling)"
 		check "/proc/allocinfo answers" sh -c "head -3 /proc/allocinfo >/dev/null"
 		$at -C nodes -m kernel >/dev/null 2>&1 || true
 	fi
 else
-	skip "the tag area fails to grow under a nodes flag" "no fail_page_alloc or no nodes"
+	skip "no page for a nodes flag" "no fail_page_alloc or no nodes"
 fi
 tr=$(trouble || true)
 check_eq "no lockdep, KASAN, RCU or other report, no warning" "" "$tr"

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * allocinfo-fuzz ROUNDS SEED [MASK]: throw ROUNDS ioctls at /proc/allocinfo, each
- * a command of the allocinfo type (every known one, with and without the
- * _TOTALS sizes, and unknown numbers and sizes) with an argument that is
- * random bytes, a half-valid struct (a real filter with random flags,
- * features, masks and unterminated strings), a struct that runs into an
- * unmapped page, a NULL, wild or kernel pointer, or a GET_NODES buffer
- * that ends at an unmapped page.  A MASK keeps the flags that SET_FLAGS
+ * a command of the allocinfo type (every known one, and unknown numbers and
+ * sizes) with an argument that is random bytes, a half-valid struct (a real
+ * filter with random flags, features, masks and unterminated strings; for
+ * the _EXT commands and GET_NODES, a size first that is right, short, long
+ * or huge), a struct that runs into an unmapped page, a NULL, wild or
+ * kernel pointer, or a GET_NODES buffer that ends at an unmapped page,
+ * asked with the content id or another.  A MASK keeps the flags that SET_FLAGS
  * sets to those bits.  Then clears every flag on every tag, so
  * that the kernel is left as it was, and prints how each errno came back:
  *   rounds N
@@ -76,8 +77,8 @@ static unsigned long cmd_of(unsigned int pick)
 {
 	static const unsigned long known[] = {
 		ALLOCINFO_IOC_CONTENT_ID, ALLOCINFO_IOC_GET_AT,
-		ALLOCINFO_IOC_GET_NEXT, ALLOCINFO_IOC_GET_AT_TOTALS,
-		ALLOCINFO_IOC_GET_NEXT_TOTALS, ALLOCINFO_IOC_SET_FLAGS,
+		ALLOCINFO_IOC_GET_NEXT, ALLOCINFO_IOC_GET_AT_EXT,
+		ALLOCINFO_IOC_GET_NEXT_EXT, ALLOCINFO_IOC_SET_FLAGS,
 		ALLOCINFO_IOC_GET_NODES,
 	};
 	static const unsigned int sizes[] = { 0, 1, 8, 100, 4095, 4096, 16383 };
@@ -88,6 +89,14 @@ static unsigned long cmd_of(unsigned int pick)
 	return _IOC(rnd(4), ALLOCINFO_IOC_BASE, rnd(8), sizes[rnd(7)]);
 }
 
+/* The size word of an argument: right most of the time, else anything */
+static __u32 size_of(__u32 right)
+{
+	static const __u32 other[] = { 0, 4, 8, 100, 4096, 16384, ~0u };
+
+	return rnd(4) ? right + (rnd(4) ? 0 : 8 * rnd(4)) : other[rnd(7)];
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned long errs[256];
@@ -95,12 +104,15 @@ int main(int argc, char **argv)
 	unsigned long rounds, i;
 	struct allocinfo_set_flags clear;
 	union {
-		struct allocinfo_get_at_totals at;
+		struct allocinfo_get_at at;
+		struct allocinfo_get_at_ext atx;
+		struct allocinfo_get_next_ext nextx;
 		struct allocinfo_set_flags set;
 		struct allocinfo_get_nodes nodes;
 		unsigned char raw[16384];
 	} *buf;
 	long page = sysconf(_SC_PAGESIZE);
+	struct allocinfo_content_id id = { 0 };
 	unsigned char *map, *edge;
 	int fd, e, rc = 0;
 	void *arg;
@@ -147,6 +159,9 @@ int main(int argc, char **argv)
 		}
 		case 3:		/* GET_NODES into a buffer ending at the hole */
 			cmd = ALLOCINFO_IOC_GET_NODES;
+			ioctl(fd, ALLOCINFO_IOC_CONTENT_ID, &id);
+			buf->nodes.size = size_of(ALLOCINFO_GET_NODES_SIZE_VER0);
+			buf->nodes.content_id = id.id + (rnd(4) ? 0 : rnd(3));
 			buf->nodes.index = rnd(4) ? rnd(1u << 16) : rnd(8000);
 			buf->nodes.nr_nodes = rnd(2) ? rnd(4) : ~0u;
 			buf->nodes.nodes = (unsigned long)(map + page -
@@ -154,8 +169,15 @@ int main(int argc, char **argv)
 			arg = buf;
 			break;
 		default:	/* half-valid: a filter, random flags */
-			half_valid_filter(&buf->at.at.filter);
-			buf->at.at.pos = rnd(4) ? rnd(64) : ~0ULL;
+			half_valid_filter(&buf->at.filter);
+			buf->at.pos = rnd(4) ? rnd(64) : ~0ULL;
+			if (cmd == ALLOCINFO_IOC_GET_AT_EXT) {
+				half_valid_filter(&buf->atx.at.filter);
+				buf->atx.at.pos = rnd(4) ? rnd(64) : ~0ULL;
+				buf->atx.size = size_of(ALLOCINFO_GET_AT_EXT_SIZE_VER0);
+			}
+			if (cmd == ALLOCINFO_IOC_GET_NEXT_EXT)
+				buf->nextx.size = size_of(ALLOCINFO_GET_NEXT_EXT_SIZE_VER0);
 			if (cmd == ALLOCINFO_IOC_SET_FLAGS) {
 				half_valid_filter(&buf->set.filter);
 				buf->set.features = rnd(8) ? 0 : 1ULL << rnd(64);
