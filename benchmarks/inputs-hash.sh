@@ -1,7 +1,8 @@
 #!/bin/bash
 # Print what 'make bench', 'make trace', 'make bootprof' and 'make capture'
 # would record as measured now: "ROW INPUTS" for every row of the matrix
-# (row_inputs in benchmarks/lib.sh), then "capture INPUTS".  'make report'
+# (row_inputs in benchmarks/lib.sh), then "capture INPUTS" and "bpf
+# INPUTS", make capture's units.  'make report'
 # passes it to the report, which warns about raw data measured on other
 # inputs.
 set -eu
@@ -11,4 +12,6 @@ trees_recorded
 for r in $(matrix_rows | awk '{ print $1 }'); do
 	echo "$r $(row_inputs "$r")"
 done
-echo "capture $(capture_inputs)"
+for u in capture bpf; do
+	echo "$u $(capture_inputs "$u")"
+done

@@ -107,9 +107,20 @@ row_inputs() {
 	} | sha256sum | cut -c1-16
 }
 
-# capture_inputs: the inputs of 'make capture' (fork-bench-tracing).
+# capture_kernel UNIT: the kernel 'make capture's unit UNIT boots (capture:
+# the whole series; bpf: the series to its per-tag control posting, with
+# BPF).
+capture_kernel() {
+	case $1 in
+	capture) echo fork-bench-tracing ;;
+	bpf) echo posting-E-bench-tracing ;;
+	*) die "no capture unit '$1'" ;;
+	esac
+}
+
+# capture_inputs UNIT: the inputs of 'make capture's unit UNIT.
 capture_inputs() {
-	{ kernel_inputs fork-bench-tracing; echo capture; } | sha256sum | cut -c1-16
+	{ kernel_inputs "$(capture_kernel "$1")"; echo "$1"; } | sha256sum | cut -c1-16
 }
 
 # matrix_has ROW: the matrix has ROW.
@@ -221,14 +232,14 @@ run_stamp() {
 	qemu=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 }
 
-# bench_bins: the static workload programs (benchmarks/progs) and the perf
+# bench_bins: the static programs (benchmarks/progs) and the perf
 # bundle, in $BUILD/bench-bin, which every measured initramfs holds
 # (mkinitramfs.sh): each step that boots builds them first, so that the
 # initramfs it boots is every other step's.  Sets perf (perf_bundle).
 bench_bins() {
 	local p
 	mkdir -p "$BUILD/bench-bin"
-	for p in pagefault forkexit workload; do
+	for p in pagefault forkexit workload bpfpair; do
 		gcc -std=c11 -static -O2 -Wall -Wextra -Werror -o "$BUILD/bench-bin/$p" \
 			"$TOP/benchmarks/progs/$p.c"
 	done

@@ -39,8 +39,8 @@ def write(path, content):
 
 def stale(r, inputs):
     """Raw data whose recorded inputs are not the tree's, as (place, name,
-    recorded inputs): inputs maps a matrix row (and "capture") to what it
-    would record now."""
+    recorded inputs): inputs maps a matrix row (and "capture" and "bpf",
+    make capture's units) to what it would record now."""
     out = []
     bench = {}
     for x in r.micro + r.perf + r.boot + r.cache + r.skipped:
@@ -62,6 +62,9 @@ def stale(r, inputs):
         out += [("capture/", "", h) for h in sorted(
             {c["inputs"] for c in capture.load(r.path("capture"))[0]})
             if h != inputs.get("capture")]
+    out += [("capture/bpf.csv", "", h) for h in sorted(
+        {c["inputs"] for c in capture.load_bpf(r.path("capture"))})
+        if h != inputs.get("bpf")]
     return out
 
 

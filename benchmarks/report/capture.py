@@ -8,7 +8,10 @@ files are written to tmpfs, one row a folded stack (the command, then the
 frames from the outermost in) with the bytes and events it took, and the
 site's line before and after.  alloctop-dir.csv and alloctop-site.csv:
 alloctop -b -c's second iteration over a mixed workload, by top-level
-directory and the sites that changed most.  README.md gets the tables;
+directory and the sites that changed most.  bpf.csv (optional): the
+kmalloc(64) pair on the series up to its per-tag control posting, with no
+flag, the capture flag on its tag or another's, and BPF programs on the
+kmem tracepoints following its call site or another instead.  README.md gets the tables;
 flame.svg draws the stacks, each frame as wide as the bytes allocated
 under it.
 """
@@ -32,6 +35,13 @@ MODES = [("none", "no flag"), ("flag", "capture set, events off"),
 OTHER_MODES = [("none", "no flag"), ("nodes", "nodes set"),
                ("other-capture", "capture on another tag"),
                ("other-nodes", "nodes on another tag")]
+# The capture flag beside a BPF tool that follows one call site's objects
+# through the kmem tracepoints (bpf.csv: the kmalloc site only).
+BPF_MODES = [("none", "no flag"), ("flag", "capture set, events off"),
+             ("perf", "capture set, perf record -g"),
+             ("bpf", "BPF following this site"),
+             ("other-capture", "capture on another tag"),
+             ("other-bpf", "BPF following another site")]
 # Frames outside the path a user looks at: the way in from user space,
 # and the tracing machinery inside the captured call site.
 ENTRY = ("entry_SYSCALL_64_after_hwframe", "entry_SYSCALL_64",
@@ -85,6 +95,18 @@ def load_top(d):
 def load(d):
     """(cost rows, stack rows) of directory d, or an error naming the file."""
     return [read_csv(os.path.join(d, name), need) for name, need in COLUMNS.items()]
+
+
+def load_bpf(d):
+    """The rows of bpf.csv in directory d ([] if none)."""
+    p = os.path.join(d, "bpf.csv")
+    return read_csv(p, COLUMNS["cost.csv"]) if os.path.exists(p) else []
+
+
+def bpf_per(rows):
+    """{mode: instructions a pair} of bpf.csv's rows."""
+    return {c["mode"]: float(c["total_ns"]) / int(c["n"]) for c in rows
+            if c["site"] == "kmalloc"}
 
 
 # The allocator's own frames under a call site whose function was inlined
@@ -257,7 +279,45 @@ def other_flags(cost):
     ]
 
 
-def readme(cost, stacks, top=None):
+def bpf_section(rows):
+    """The capture flag beside a BPF tool, from bpf.csv's @rows."""
+    if not rows:
+        return []
+    per = bpf_per(rows)
+    missing = [m for m, _ in BPF_MODES if m not in per]
+    if missing:
+        raise CaptureError("bpf.csv: no kmalloc row of mode %s" % ", ".join(missing))
+    base = per["none"]
+    body = [[label, "%.1f" % per[m], "" if m == "none" else "%+.1f" % (per[m] - base)]
+            for m, label in BPF_MODES]
+    r0 = rows[0]
+    return [
+        "## Capture beside kmem tracepoints and BPF",
+        "",
+        "Written from bpf.csv: kernel %s (%s: the series up to its per-tag"
+        " control posting, with BPF), commit %s (inputs %s), QEMU %s %s with"
+        " -icount %s, 1 vCPU, boot arguments `%s`."
+        % (r0["kernel"], r0["kernel_variant"], r0["commit"], r0["inputs"], r0["qemu"],
+           r0["accel"].upper(), r0["icount"], r0["boot_args"]),
+        "",
+        "allocbench's kmalloc(64) pair, in guest instructions a pair, with the"
+        " capture flag and with what a BPF tool does to follow one call"
+        " site's live objects without it (benchmarks/progs/bpfpair.c, its"
+        " programs JIT-compiled): on kmem:kmalloc, a test of the event's call"
+        " site and, at the followed site, the stack's id (bpf_get_stackid)"
+        " stored in a hash map under the object's address; on kmem:kfree,"
+        " whose event names the freeing code and not the allocating site,"
+        " that address deleted from the map, on every free of every site."
+        " \"Another\" is dup_mm()'s tag or text, which the loop never"
+        " allocates at.  Page allocations are left out: their kmem events"
+        " carry no call site to filter on.",
+        "",
+        md((["kmalloc(64) pair", "instructions", "over no flag"], body)),
+        "",
+    ]
+
+
+def readme(cost, stacks, top=None, bpf=None):
     s0 = stacks[0]
     func, where = s0["function"], "%s %s" % (s0["file"], s0["function"])
     table, total = stack_table(stacks, func)
@@ -282,7 +342,7 @@ def readme(cost, stacks, top=None):
         "",
         cost_table(cost, MODES) or "(no figure with the capture flag)",
         "",
-    ] + other_flags(cost) + [
+    ] + other_flags(cost) + bpf_section(bpf or []) + [
         "## One call site's stacks",
         "",
         "The capture flag set on %s while `dd`, `cp`, `cat` and `head` write"
@@ -309,7 +369,7 @@ def readme(cost, stacks, top=None):
 def render(d, write):
     """Write README.md and flame.svg of results/capture/ (directory d)."""
     cost, stacks = load(d)
-    write(os.path.join(d, "README.md"), readme(cost, stacks, load_top(d)))
+    write(os.path.join(d, "README.md"), readme(cost, stacks, load_top(d), load_bpf(d)))
     s0 = stacks[0]
     write(os.path.join(d, "flame.svg"), flame_svg(
         stacks, "%s %s: bytes allocated, by stack" % (s0["file"], s0["function"])))

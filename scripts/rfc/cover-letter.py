@@ -172,6 +172,21 @@ def capture_cost(res, _checks, *modes):
     return table(["flag"] + [capture.SHORT[s] for s in capture.SITES], out)
 
 
+def capture_bpf(res, _checks, *_):
+    """The kmalloc(64) pair with the capture flag and with a BPF tool that
+    follows one call site instead (results/capture/bpf.csv), each over no
+    flag."""
+    try:
+        per = capture.bpf_per(capture.load_bpf(res.path("capture")))
+    except capture.CaptureError as e:
+        raise Missing(str(e))
+    base = need(per.get("none"), "bpf.csv: the pair with no flag")
+    out = [[label, "%.1f" % need(per.get(m), "bpf.csv: mode " + m),
+            "" if m == "none" else "%+.1f" % (per[m] - base)]
+           for m, label in capture.BPF_MODES]
+    return table(["kmalloc(64) pair", "instructions", "over no flag"], out)
+
+
 def boot(res, _checks, *args):
     """Kernel instructions from reset to /init (make bootprof's exact
     counts), and the order-0 pair, per row, each over the first row's."""
@@ -236,7 +251,8 @@ def checks(_res, chk):
 
 
 BLOCKS = {"method": method, "pairs": pairs, "slab": slab, "sites": sites,
-          "capture": capture_cost, "budget": budget, "tags": tags,
+          "capture": capture_cost, "bpf": capture_bpf, "budget": budget,
+          "tags": tags,
           "boot": boot, "checks": checks}
 
 

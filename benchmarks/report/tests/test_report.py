@@ -1500,6 +1500,27 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("| kmalloc(64), module call site | 200.0 | 230.0 |  |  | +30.0 "
                       "|  |  |", text)
 
+    def test_render_bpf(self):
+        written = {}
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        self.assertNotIn("## Capture beside", written["README.md"])
+        rows = [dict(self.META, kernel_variant="posting-E-bench-tracing", site="kmalloc",
+                     mode=m, n=1000, total_ns=t) for m, t in (
+            ("none", 300000), ("flag", 550000), ("perf", 20000000), ("bpf", 900000),
+            ("other-capture", 304000))]
+        write_csv(os.path.join(self.d, "bpf.csv"), list(rows[0]), rows)
+        # a mode missing: an error naming the file and the mode
+        with self.assertRaisesRegex(capture.CaptureError, "bpf.csv: .*other-bpf"):
+            capture.render(self.d, lambda p, c: None)
+        rows.append(dict(rows[0], mode="other-bpf", total_ns=420000))
+        write_csv(os.path.join(self.d, "bpf.csv"), list(rows[0]), rows)
+        capture.render(self.d, lambda p, c: written.__setitem__(os.path.basename(p), c))
+        text = written["README.md"]
+        self.assertIn("(posting-E-bench-tracing: the series up to its per-tag", text)
+        self.assertIn("| BPF following this site | 900.0 | +600.0 |", text)
+        self.assertIn("| BPF following another site | 420.0 | +120.0 |", text)
+        self.assertIn("| capture on another tag | 304.0 | +4.0 |", text)
+
     def write_top(self):
         top = dict(self.META, iteration=2, seconds="1.004", bytes=0, calls=0,
                    delta_bytes=0, delta_calls=0, bytes_per_sec="0.0", calls_per_sec="0.0")
