@@ -6,8 +6,10 @@
 #       set, events not enabled), perf (capture set, perf record -g taking
 #       both events), other-capture (capture set on dup_mm()'s tag, which
 #       the loop never touches, and none on its), bpf (no flag; bpfpair's
-#       programs following the objects allocated in allocbench's text) or
-#       other-bpf (following those of dup_mm()'s text); under -icount
+#       programs following the objects allocated in allocbench's text,
+#       its last function left out) or
+#       other-bpf (following those of dup_mm()'s text, or of the
+#       function it is inlined in); under -icount
 #       TOTAL_NS counts instructions.
 #   @@BPF MODE STACKS LIVE              what bpfpair's maps held after it:
 #       distinct stacks recorded, objects not seen freed
@@ -59,11 +61,16 @@ bpf() { # MODE LO HI
 # The first symbol's address above ADDR (addresses compare as strings of
 # one length)
 above() { sort /proc/kallsyms | awk -v a="$1" '$1 > a { print $1; exit }'; }
+# allocbench's text from its first function to its last one (its exit
+# function, which allocates nothing): no symbol need follow a module's
 set -- $(awk '$4 == "[allocbench]" && ($2 == "t" || $2 == "T") { print $1 }' /proc/kallsyms |
 	sort | sed -n '1p;$p')
-[ $# = 2 ] || die "no text symbol of allocbench in /proc/kallsyms"
-bpf bpf "$1" "$(above "$2")"
-set -- $(awk '$3 == "dup_mm" { print $1; exit }' /proc/kallsyms)
-[ $# = 1 ] || die "no dup_mm in /proc/kallsyms"
+[ $# = 2 ] && [ "$1" != "$2" ] || die "no text symbols of allocbench in /proc/kallsyms"
+bpf bpf "$1" "$2"
+# The text of dup_mm(), or of the function it is inlined in
+set -- $(awk '$3 == "dup_mm" { f[1] = $1 } $3 == "copy_mm" { f[2] = $1 }
+	$3 == "copy_process" { f[3] = $1 }
+	END { for (i = 1; i <= 3; i++) if (i in f) { print f[i]; exit } }' /proc/kallsyms)
+[ $# = 1 ] || die "no dup_mm, copy_mm or copy_process in /proc/kallsyms"
 bpf other-bpf "$1" "$(above "$1")"
 rmmod allocbench
