@@ -308,8 +308,9 @@ def bpf_section(rows):
         " stored in a hash map under the object's address; on kmem:kfree,"
         " whose event names the freeing code and not the allocating site,"
         " that address deleted from the map, on every free of every site."
-        " \"Another\" is dup_mm()'s tag or text, which the loop never"
-        " allocates at.  Page allocations are left out: their kmem events"
+        " \"Another\" is dup_mm()'s tag, or its text (that of the function"
+        " it is inlined in, where it is), which the loop never allocates"
+        " at.  Page allocations are left out: their kmem events"
         " carry no call site to filter on.",
         "",
         md((["kmalloc(64) pair", "instructions", "over no flag"], body)),
