@@ -17,8 +17,9 @@ if [ -n "$fn" ]; then
 	d=/sys/kernel/debug/failslab
 	[ -f $d/require-start ] ||
 		{ echo "tag-flags.sh: bench.failslab: no $d/require-start" >&2; exit 1; }
-	set -- $(sort /proc/kallsyms | awk -v f="$fn" 'found { print $1; exit }
-		$3 == f { print $1; found = 1 }')
+	# FUNCTION's text: from its symbol to the next one above it
+	set -- $(sort /proc/kallsyms | awk -v f="$fn" 's != "" && $1 > s { print $1; exit }
+		s == "" && $3 == f { s = $1; print $1 }')
 	[ $# = 2 ] || { echo "tag-flags.sh: bench.failslab: no $fn in /proc/kallsyms" >&2; exit 1; }
 	# Every allocation passes the filter's other tests, then walks its stack
 	echo 0x$1 >$d/require-start
