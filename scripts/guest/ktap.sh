@@ -113,6 +113,17 @@ ksft_results() {
 	fi
 }
 
+# run_selftest NAME: run the kselftest allocinfo_NAME_test (built static
+# into the initramfs from the variant's source), each of its results one of
+# ours; a kernel source without it skips the whole test.
+run_selftest() {
+	_prog=/guest/progs/allocinfo_$1_test
+	[ -x $_prog ] || { diag "no $_prog (the kernel source has no such selftest)"; exit 2; }
+	_rc=0
+	$_prog >/tmp/$1.out 2>&1 || _rc=$?
+	ksft_results /tmp/$1.out $_rc
+}
+
 # move_field WORD STAGE: WORD's value in the STAGE line of movepages'
 # output, kept in /tmp/move.out
 move_field() { sed -n "s/^$2 .*$1:\([-0-9]*\).*/\1/p" /tmp/move.out; }

@@ -7,12 +7,8 @@
 # one of ours; its whole output is shown as diagnostics.
 set -eu
 . /guest/ktap.sh
-prog=/guest/progs/allocinfo_ioctl_test
 [ -e /proc/allocinfo ] || { diag "profiling compiled out"; exit 2; }
-[ -x $prog ] || { diag "no $prog (the kernel source has no such selftest)"; exit 2; }
 [ "$(id -u)" = 0 ] || { diag "the selftest must run as root"; exit 2; }
 
-rc=0
-$prog >/tmp/ioctl.out 2>&1 || rc=$?
-ksft_results /tmp/ioctl.out $rc
+run_selftest ioctl
 ktap_done

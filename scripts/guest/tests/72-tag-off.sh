@@ -8,13 +8,8 @@ set -eu
 . /guest/ktap.sh
 need_tag_flags
 at=/guest/progs/alloctop
-prog=/guest/progs/allocinfo_flags_test
 ctl=/sys/kernel/debug/alloctest/ctl
-[ -x $prog ] || { diag "no $prog (the kernel source has no such selftest)"; exit 2; }
-
-rc=0
-$prog >/tmp/flags.out 2>&1 || rc=$?
-ksft_results /tmp/flags.out $rc
+run_selftest flags
 
 off() { $at -S off -m alloctest -f "$1" 2>&1; }
 

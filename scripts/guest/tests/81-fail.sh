@@ -14,13 +14,8 @@ set -eu
 . /guest/ktap.sh
 need_tag_flags
 at=/guest/progs/alloctop
-prog=/guest/progs/allocinfo_fail_test
 ctl=/sys/kernel/debug/alloctest/ctl
-[ -x $prog ] || { diag "no $prog (the kernel source has no such selftest)"; exit 2; }
-
-rc=0
-$prog >/tmp/fail.out 2>&1 || rc=$?
-ksft_results /tmp/fail.out $rc
+run_selftest fail
 
 # last_line FUNCTION: the line of FUNCTION's last tag in alloctest's file
 last_line() {
