@@ -241,13 +241,16 @@ def checks(_res, chk):
         raise Missing("heads.txt has no build of posting %s" % posting)
     cfgs = [h[3] + ("" if h[0] == "ok" else " (FAILED)") for h in heads]
     cfgs = ", ".join(cfgs[:-1]) + " and " + cfgs[-1] if len(cfgs) > 1 else cfgs[0]
+    one = len(each) == 1
     return wrap(
-        "Each patch was built alone on x86_64 (tinyconfig with profiling, "
-        "its debug option, KUnit, SMP, modules and CONFIG_WERROR), with "
-        "W=1 on the C files it touches: %s.  The last "
-        "patch was also built on %s.  checkpatch.pl --strict: %s."
-        % ("all %d build" % len(each) if not bad else
-           "FAILED: " + ", ".join(bad), cfgs, chk["checkpatch"]))
+        "%s on x86_64 (tinyconfig with profiling, its debug option, "
+        "KUnit, SMP, modules and CONFIG_WERROR), with W=1 on the C files "
+        "it touches: %s.  %s also built on %s.  checkpatch.pl --strict: %s."
+        % ("The patch was built" if one else "Each patch was built alone",
+           ("it builds" if one else "all %d build" % len(each))
+           if not bad else "FAILED: " + ", ".join(bad),
+           "It was" if one else "The last patch was", cfgs,
+           chk["checkpatch"]))
 
 
 BLOCKS = {"method": method, "pairs": pairs, "slab": slab, "sites": sites,
@@ -285,6 +288,9 @@ def read_template(tmpl):
                 sys.exit("%s:%d: no word ${%s}" % (tmpl, n, w))
         if not m and len(line) > 72:
             sys.exit("%s:%d: longer than 72 columns" % (tmpl, n))
+        # The list knows each posting by its subject, not by our letter
+        if re.search(r"\bpostings? [A-Z]\b", line):
+            sys.exit("%s:%d: names a posting by its letter" % (tmpl, n))
     return head[len("Subject: "):].strip(), body
 
 
@@ -307,7 +313,8 @@ def main():
     n = cp.count("== ")
     clean = len(re.findall(r"^total: 0 errors, 0 warnings, 0 checks,", cp,
                            re.M))
-    chk["checkpatch"] = ("clean on all %d patches" % n if clean == n else
+    chk["checkpatch"] = ("clean" if clean == n == 1 else
+                         "clean on all %d patches" % n if clean == n else
                          "%d of %d patches clean" % (clean, n))
     words = {w: os.environ[v] for w, v in WORDS.items()}
     res = data.Results(res_dir)

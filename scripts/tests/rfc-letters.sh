@@ -3,7 +3,8 @@
 # blocks and words the generator has and keeps to 72 columns; a letter
 # renders its figures from results/ as they stand in micro.csv; a row with
 # no figures, or a posting whose patches were not all built, fails the
-# letter, naming what is missing, and leaves the cover letter untouched.
+# letter, naming what is missing, and leaves the cover letter untouched; so
+# does a template that names a posting by its letter.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -52,6 +53,9 @@ printf 'Subject: x\n\n@pairs off no-such-row@\n' >"$tmp/bad.txt"
 fails "$tmp/bad.txt" "no-such-row"
 printf 'Subject: x\n\n@nosuchblock@\n' >"$tmp/bad.txt"
 fails "$tmp/bad.txt" "no block @nosuchblock@"
+# The list knows a posting by its subject, not by the letter we give it.
+printf 'Subject: x\n\nAs posting E has it.\n' >"$tmp/bad.txt"
+fails "$tmp/bad.txt" "names a posting by its letter"
 sed -i '/0004/d' "$tmp/build-each.txt"
 fails "$tmp/t.txt" "build-each.txt lacks patches 3 to 4"
 echo "rfc-letters: templates lint clean; figures, words and checks rendered; missing data fails"
