@@ -40,6 +40,15 @@ grep -Eq "^  the fork +$want " "$letter" || { cat "$letter"; echo "no 'the fork'
 tr '\n' ' ' <"$letter" | grep -q 'all 2 build.*arm64 and s390x' &&
 	grep -q 'clean on all 2 patches' "$letter" || { cat "$letter"; echo "no checks"; exit 1; }
 
+# A posting of one patch (4 alone) says so, in the singular.
+mkdir "$tmp/one"
+cp "$tmp/build-each.txt" "$tmp/heads.txt" "$tmp/one/"
+printf '== 0001\ntotal: 0 errors, 0 warnings, 0 checks, 9 lines checked\n' >"$tmp/one/checkpatch.txt"
+cover
+python3 "$gen" "$top/results" "$tmp/t.txt" "$letter" "$tmp/one" B 4 4
+tr '\n' ' ' <"$letter" | grep -q 'The patch was built on x86_64.*it builds\. *It was also built on arm64 and s390x\..*--strict: *clean\.' ||
+	{ cat "$letter"; echo "no singular checks for one patch"; exit 1; }
+
 # fails TEMPLATE TEXT: the letter fails with TEXT and the file is unchanged.
 fails() {
 	local rc=0
