@@ -1,29 +1,32 @@
 #!/bin/bash
-# Check that every patch of the series builds on its own, on x86_64 with
-# allocation profiling, its debug option and KUnit tests (configs/x86_64.config):
-# in the worktree $BUILD/rfc-tree, check out pristine and then each commit
-# of pristine..HEAD in turn, and build everything incrementally in
-# $BUILD/rfc-out.  Then rebuild the C files the patch touches with W=1: a
-# W=1 warning on a line the patch adds fails the patch (warnings on lines
-# it leaves alone are 7.3's, and listed only in the log).
+# Check that every patch of the series builds on its own, on each
+# configuration asked for (by default x86_64 with allocation profiling, its
+# debug option and KUnit tests, configs/x86_64.config; arm64; and x86_64
+# without modules): in the worktree $BUILD/rfc-tree, check out pristine
+# and then each commit of pristine..HEAD in turn, and build everything
+# incrementally in $BUILD/rfc-out/CONFIG.  Then rebuild the C files the
+# patch touches with W=1: a W=1 warning on a line the patch adds fails the
+# patch (warnings on lines it leaves alone are 7.3's, and listed only in
+# the log).
 #
-# Prints one line per commit ("ok"/"FAILED", seconds, number, subject) and
-# a closing "build-each: N of M patches build" line; exit status 1 when one
-# fails (its build log is kept in $BUILD/rfc-out/build-NNNN.log).  A patch
-# built before on the same sources is not built again (rfc_key in lib.sh):
-# its line, timing included, is the earlier run's.
-# Usage: scripts/rfc/build-each.sh   (RFC_HEAD=REF: pristine..REF instead
-# of pristine..HEAD)
+# Prints, for each configuration, a "# build-each: CONFIG ..." line and one
+# line per commit ("ok"/"FAILED", seconds, number, subject); then a closing
+# "build-each: ..." line; exit status 1 when one fails (its build log is
+# kept in $BUILD/rfc-out/CONFIG/build-NNNN.log).  A patch built before on
+# the same sources and config is not built again (rfc_key in lib.sh): its
+# line, timing included, is the earlier run's.
+# Usage: scripts/rfc/build-each.sh [CONFIG...]   (RFC_HEAD=REF:
+# pristine..REF instead of pristine..HEAD)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 tree=$BUILD/rfc-tree
-bout=$BUILD/rfc-out
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || read -ra configs <<<"$RFC_EACH_CONFIGS"
 head=$(git -C "$KSRC" rev-parse "${RFC_HEAD:-HEAD}^{commit}") || die "no commit '${RFC_HEAD:-HEAD}'"
 commits=$(git -C "$KSRC" rev-list --reverse "pristine..$head")
 total=$(echo "$commits" | sed '/^$/d' | wc -l)
 rfc_worktree "$tree"
-mkdir -p "$bout"
 
 # added_lines COMMIT FILE: the line numbers COMMIT adds to FILE, one a line.
 added_lines() {
@@ -86,24 +89,36 @@ build() {
 	rfc_keep "$key" "$(printf 'ok      %4ss  %s  %s' "$(( $(date +%s) - t0 ))" "$label" "$subject")"
 }
 
-# Configure at the series head, where every option the fragment asks for
-# must exist and survive Kconfig.
-git -C "$tree" checkout -q --detach "$head"
-log "configuring x86_64 tinyconfig + configs/x86_64.config at ${head:0:12} in $bout"
-rfc_config x86_64 "$tree" "$bout"
-echo "# build-each: x86_64 tinyconfig + scripts/rfc/configs/x86_64.config, W=1 on the C files each patch touches, $(make -s -C "$tree" kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
+# each CONFIG: every patch built on CONFIG, configured at the series head,
+# where every option the fragment asks for must exist and survive Kconfig.
+# Sets base_ok; counts into ok and fail.
+each() {
+	local cfg=$1 c i=0
+	bout=$BUILD/rfc-out/$cfg
+	mkdir -p "$bout"
+	git -C "$tree" checkout -q --detach "$head"
+	log "configuring $cfg: tinyconfig + configs/$cfg.config at ${head:0:12} in $bout"
+	rfc_config "$cfg" "$tree" "$bout"
+	echo "# build-each: $cfg tinyconfig + scripts/rfc/configs/$cfg.config, W=1 on the C files each patch touches, $(make -s -C "$tree" kernelversion), series head ${head:0:12}, $(date -u +%Y-%m-%d)"
+	build pristine base "pristine (the base the series applies to)" || { base_ok="FAILED on $cfg"; fail=1; }
+	for c in $commits; do
+		i=$((i + 1))
+		if build "$c" "$(printf '%04d' "$i")" "$(git -C "$KSRC" log -1 --format=%s "$c")"; then
+			ok=$((ok + 1))
+		else
+			fail=1
+		fi
+	done
+}
+
 fail=0
 base_ok=ok
-build pristine base "pristine (the base the series applies to)" || { base_ok=FAILED; fail=1; }
-i=0
-for c in $commits; do
-	i=$((i + 1))
-	if build "$c" "$(printf '%04d' "$i")" "$(git -C "$KSRC" log -1 --format=%s "$c")"; then
-		ok=$((ok + 1))
-	else
-		fail=1
-	fi
+for cfg in "${configs[@]}"; do
+	[ -f "$RFC_CONFIGS/$cfg.config" ] || die "no configuration '$cfg' in $RFC_CONFIGS"
+done
+for cfg in "${configs[@]}"; do
+	each "$cfg"
 done
 git -C "$tree" checkout -q --detach pristine
-echo "build-each: base $base_ok; $ok of $total patches build on their own"
+echo "build-each: base $base_ok; $ok of $((total * ${#configs[@]})) builds of the $total patches on their own, on ${configs[*]}"
 exit $fail

@@ -225,31 +225,67 @@ def tags(res, *_):
                  need(out or None, "tagcounts.csv"))
 
 
+def each_sections(lines):
+    """build-each.txt's builds by configuration, in its order: a list of
+    (config, [line...]), a "# build-each: CONFIG ..." line opening each."""
+    out = []
+    for line in lines:
+        m = re.match(r"^# build-each: (\S+) ", line)
+        if m:
+            out.append((m.group(1), []))
+        elif out and re.match(r"^(ok|FAILED) +\d+s +\d{4} ", line):
+            out[-1][1].append(line)
+    return out
+
+
+def names(items):
+    """"a", "a and b", "a, b and c"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 \
+        else items[0]
+
+
+CONFIG_WORDS = {
+    "x86_64": "x86_64 (tinyconfig with profiling, its debug option, KUnit, "
+              "SMP, modules and CONFIG_WERROR)",
+    "nomodules": "x86_64 with MODULES=n",
+}
+
+
 def checks(_res, chk):
-    """What was built: each patch of the posting alone, and its head on
-    every configuration of heads.sh."""
+    """What was built: each patch of the posting alone on every
+    configuration of build-each.sh, and its head on every one of heads.sh."""
     posting, first, last = chk["posting"], chk["first"], chk["last"]
-    each = [l for l in chk["build-each"]
-            if re.match(r"^(ok|FAILED) +\d+s +(\d{4}) ", l)
-            and first <= int(l.split()[2]) <= last]
-    bad = [l.split()[2] for l in each if l.startswith("FAILED")]
-    if len(each) != last - first + 1:
-        raise Missing("build-each.txt lacks patches %d to %d" % (first, last))
+    sections = each_sections(chk["build-each"])
+    if not sections:
+        raise Missing("build-each.txt names no configuration")
+    bad = []
+    for cfg, lines in sections:
+        each = [l for l in lines if first <= int(l.split()[2]) <= last]
+        if len(each) != last - first + 1:
+            raise Missing("build-each.txt lacks patches %d to %d on %s"
+                          % (first, last, cfg))
+        bad += ["%s on %s" % (l.split()[2], cfg) for l in each
+                if l.startswith("FAILED")]
     heads = [l.split() for l in chk["heads"]
              if re.match(r"^(ok|FAILED) +\d+s +%s " % posting, l)]
     if not heads:
         raise Missing("heads.txt has no build of posting %s" % posting)
-    cfgs = [h[3] + ("" if h[0] == "ok" else " (FAILED)") for h in heads]
-    cfgs = ", ".join(cfgs[:-1]) + " and " + cfgs[-1] if len(cfgs) > 1 else cfgs[0]
-    one = len(each) == 1
+    cfgs = names([h[3] + ("" if h[0] == "ok" else " (FAILED)")
+                  for h in heads])
+    one = last == first
+    n = last - first + 1
+    where = names([CONFIG_WORDS.get(c, c) for c, _ in sections])
+    if bad:
+        built = "FAILED: " + ", ".join(bad)
+    elif one:
+        built = "it builds on each"
+    else:
+        built = "all %d build on each" % n
     return wrap(
-        "%s on x86_64 (tinyconfig with profiling, its debug option, "
-        "KUnit, SMP, modules and CONFIG_WERROR), with W=1 on the C files "
-        "it touches: %s.  %s also built on %s.  checkpatch.pl --strict: %s."
+        "%s on %s, with W=1 on the C files it touches: %s.  %s also built "
+        "on %s.  checkpatch.pl --strict: %s."
         % ("The patch was built" if one else "Each patch was built alone",
-           ("it builds" if one else "all %d build" % len(each))
-           if not bad else "FAILED: " + ", ".join(bad),
-           "It was" if one else "The last patch was", cfgs,
+           where, built, "It was" if one else "The last patch was", cfgs,
            chk["checkpatch"]))
 
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Check that the head of every posting builds on the configurations the
-# series must not break: each fragment of scripts/rfc/configs/ but x86_64's
-# (build-each.sh builds every patch on that one).  For each configuration,
+# series must not break: each fragment of scripts/rfc/configs/ but those
+# of RFC_EACH_CONFIGS (build-each.sh builds every patch on those).  For each configuration,
 # in the worktree $BUILD/rfc-heads-tree, check out each posting's last
 # patch in turn and build everything incrementally in
 # $BUILD/rfc-heads/CONFIG, configured at the series head.
@@ -22,7 +22,7 @@ configs=("$@")
 if [ ${#configs[@]} = 0 ]; then
 	for f in "$RFC_CONFIGS"/*.config; do
 		f=${f##*/}
-		[ "$f" = x86_64.config ] || configs+=("${f%.config}")
+		case " $RFC_EACH_CONFIGS " in *" ${f%.config} "*) ;; *) configs+=("${f%.config}") ;; esac
 	done
 fi
 postings=$(postings)

@@ -5,6 +5,9 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 RFC_CONFIGS=$TOP/scripts/rfc/configs
+# The configurations build-each.sh builds every patch on; heads.sh builds
+# each posting's head on the others.
+RFC_EACH_CONFIGS="x86_64 arm64 nomodules"
 
 # rfc_worktree DIR: DIR, a clean worktree of $KSRC (made when missing).
 rfc_worktree() {

@@ -17,7 +17,11 @@ cover() {
 	printf 'Subject: [RFC PATCH 0/2] *** SUBJECT HERE ***\n\n*** BLURB HERE ***\n\nshortlog\n' >"$tmp/0000-cover-letter.patch"
 }
 cover
-printf '# build-each: x, series head 0123456789ab, today\nok       10s  0003  one\nok        9s  0004  two\n' >"$tmp/build-each.txt"
+# Each patch on two configurations, the head on two more.
+{
+	printf '# build-each: x86_64 tinyconfig, series head 0123456789ab, today\nok       10s  0003  one\nok        9s  0004  two\n'
+	printf '# build-each: arm64 tinyconfig, series head 0123456789ab, today\nok       10s  0003  one\nok        9s  0004  two\n'
+} >"$tmp/build-each.txt"
 printf '# heads: x\nok  5s  B  arm64      patch 4\nok  6s  B  s390x      patch 4\n' >"$tmp/heads.txt"
 printf '== 0001\ntotal: 0 errors, 0 warnings, 0 checks, 9 lines checked\n== 0002\ntotal: 0 errors, 0 warnings, 0 checks, 9 lines checked\n' >"$tmp/checkpatch.txt"
 printf 'Subject: alloc_tag: a test\n\nText for ${series}.\n\n@pairs off=profiling_off fork-flags=the_fork@\n\n@checks@\n' >"$tmp/t.txt"
@@ -37,8 +41,8 @@ if v:
 grep -q "^Subject: \[RFC PATCH 0/2\] alloc_tag: a test$" "$letter" || { cat "$letter"; echo "no subject"; exit 1; }
 grep -q '^Text for 7.3.$' "$letter" || { cat "$letter"; echo "no word filled in"; exit 1; }
 grep -Eq "^  the fork +$want " "$letter" || { cat "$letter"; echo "no 'the fork' row of $want"; exit 1; }
-tr '\n' ' ' <"$letter" | grep -q 'all 2 build.*arm64 and s390x' &&
-	grep -q 'clean on all 2 patches' "$letter" || { cat "$letter"; echo "no checks"; exit 1; }
+tr '\n' ' ' <"$letter" | grep -q 'alone on x86_64 (.*) and arm64,.*all 2 build on each.*also built on arm64 and s390x' &&
+	tr '\n' ' ' <"$letter" | grep -q 'clean on all 2 patches' || { cat "$letter"; echo "no checks"; exit 1; }
 
 # A posting of one patch (4 alone) says so, in the singular.
 mkdir "$tmp/one"
@@ -46,7 +50,7 @@ cp "$tmp/build-each.txt" "$tmp/heads.txt" "$tmp/one/"
 printf '== 0001\ntotal: 0 errors, 0 warnings, 0 checks, 9 lines checked\n' >"$tmp/one/checkpatch.txt"
 cover
 python3 "$gen" "$top/results" "$tmp/t.txt" "$letter" "$tmp/one" B 4 4
-tr '\n' ' ' <"$letter" | grep -q 'The patch was built on x86_64.*it builds\. *It was also built on arm64 and s390x\..*--strict: *clean\.' ||
+tr '\n' ' ' <"$letter" | grep -q 'The patch was built on x86_64.*and arm64.*it builds on each\. *It was also built on arm64 and s390x\..*--strict: *clean\.' ||
 	{ cat "$letter"; echo "no singular checks for one patch"; exit 1; }
 
 # fails TEMPLATE TEXT: the letter fails with TEXT and the file is unchanged.
@@ -65,6 +69,9 @@ fails "$tmp/bad.txt" "no block @nosuchblock@"
 # The list knows a posting by its subject, not by the letter we give it.
 printf 'Subject: x\n\nAs posting E has it.\n' >"$tmp/bad.txt"
 fails "$tmp/bad.txt" "names a posting by its letter"
-sed -i '/0004/d' "$tmp/build-each.txt"
-fails "$tmp/t.txt" "build-each.txt lacks patches 3 to 4"
+# A patch not built on one configuration is missing there.
+sed -i '$d' "$tmp/build-each.txt"
+fails "$tmp/t.txt" "build-each.txt lacks patches 3 to 4 on arm64"
+sed -i '/^# build-each: /d' "$tmp/build-each.txt"
+fails "$tmp/t.txt" "build-each.txt names no configuration"
 echo "rfc-letters: templates lint clean; figures, words and checks rendered; missing data fails"
