@@ -175,6 +175,23 @@ static slab_flags_t ab_cache_flags(enum ab_mode mode)
 	}
 }
 
+/*
+ * The kmalloc cache a kmalloc or kmalloc_acct run allocates from, or NULL
+ * for the other modes, whose caches are the run's own and new.  NULL too
+ * where kmalloc partitions its caches by call site, which this function
+ * cannot name.
+ */
+static struct kmem_cache *ab_kmalloc_cache(struct ab_run *r)
+{
+	gfp_t gfp = r->mode == AB_KMALLOC ? GFP_KERNEL : GFP_KERNEL_ACCOUNT;
+
+	if ((r->mode != AB_KMALLOC && r->mode != AB_KMALLOC_ACCT) ||
+	    KMALLOC_PARTITION_CACHES_NR)
+		return NULL;
+	return kmalloc_caches[kmalloc_type(gfp, __kmalloc_token(r->arg))]
+			     [__kmalloc_index(r->arg, false)];
+}
+
 static void *ab_alloc(struct ab_run *r)
 {
 	switch (r->mode) {
@@ -432,6 +449,17 @@ static int ab_run_cmd(struct ab_run *r)
 			goto out;
 		lru = true;
 	}
+
+	/*
+	 * A shared kmalloc cache starts from empty per-cpu sheaves and an
+	 * empty barn, as a private cache does: how many sheaves a batch round
+	 * exchanges with the barn depends on how full the CPU's sheaf is when
+	 * it starts, which is whatever ran before left, so that an object
+	 * allocated or freed anywhere in the kernel would move the result by
+	 * one exchange a round.
+	 */
+	if (r->kind != AB_HOT && ab_kmalloc_cache(r))
+		kmem_cache_shrink(ab_kmalloc_cache(r));
 
 	/* Warm the per-cpu lists and slabs, untimed. */
 	ret = ab_loop(r, max_t(unsigned long, r->n / 16, 1));
