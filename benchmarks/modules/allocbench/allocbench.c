@@ -412,6 +412,7 @@ static int ab_parse(char *cmd, struct ab_run *r)
 static int ab_run_cmd(struct ab_run *r)
 {
 	unsigned long slots = 0;
+	struct kmem_cache *shared;
 	bool lru = false;
 	char name[32];
 	u64 t0, t1;
@@ -458,8 +459,9 @@ static int ab_run_cmd(struct ab_run *r)
 	 * allocated or freed anywhere in the kernel would move the result by
 	 * one exchange a round.
 	 */
-	if (r->kind != AB_HOT && ab_kmalloc_cache(r))
-		kmem_cache_shrink(ab_kmalloc_cache(r));
+	shared = ab_kmalloc_cache(r);
+	if (r->kind != AB_HOT && shared)
+		kmem_cache_shrink(shared);
 
 	/* Warm the per-cpu lists and slabs, untimed. */
 	ret = ab_loop(r, max_t(unsigned long, r->n / 16, 1));
