@@ -30,7 +30,12 @@ unpack() {
 		git config gc.auto 0
 		# Debian's .gitignore ignores the whole top level: add by force.
 		git add -f -A .
-		git commit -q -m "Debian $KPKG $KVER (pristine)"
+		# Dated as the source is (its Makefile's time in the tarball),
+		# so that every machine gets the same commit: the cover
+		# letters' base-commit: names it.
+		stamp="$(date -u -r Makefile '+%s') +0000"
+		GIT_AUTHOR_DATE=$stamp GIT_COMMITTER_DATE=$stamp \
+			git commit -q -m "Debian $KPKG $KVER (pristine)"
 		git tag pristine
 	)
 	echo "$KVER" >"$FORK_SRC/.git/alloctag-debian-version"
