@@ -230,7 +230,11 @@ NOISE_RULE = (
     "otherwise, where a row's figures are, on a workload, its "
     "trajectories' (each the median of that trajectory's repeats) and, on "
     "the microbenchmark, its repeats in one boot, and a share weighs what "
-    "the peer adds over its baseline by the share; the verdict names "
+    "the peer adds over its baseline by the share, except that a row "
+    "held within a limit of another row of its tree (the delta and slab "
+    "targets) is judged repeat by repeat, each repeat of the one against "
+    "the same repeat of the other, which ran at the same point of the same "
+    "guest script; the verdict names "
     "every case not met and every case within noise, with its figures")
 
 
@@ -255,11 +259,24 @@ def verdict(least, most):
     return "not met" if most < 0 else "within noise"
 
 
-def judge_case(rows, spans, fig, margin):
+def judge_case(rows, spans, fig, margin, reps=None):
     """(verdict, evidence) of one case: the evidence is fig of rows'
-    medians, the verdict margin's over their figures' extremes."""
-    return (verdict(*extremes(rows, spans, margin)),
-            fig(*(sp[0] for sp in spans)))
+    medians, the verdict margin's over their figures' extremes, or, given
+    each row's repeats in reps, over the margins of each repeat."""
+    if reps:
+        got = [margin(*each) for each in zip(*reps)]
+        ends = min(got), max(got)
+    else:
+        ends = extremes(rows, spans, margin)
+    return verdict(*ends), fig(*(sp[0] for sp in spans))
+
+
+def paired_reps(r, rows, key):
+    """Each row's repeats of key, to be taken repeat by repeat: when every
+    row has as many (repeat i of each ran at the same point of the same
+    guest script, which icount replays exactly), else None."""
+    reps = [r.micro_reps(x, key) for x in rows]
+    return reps if len({len(v) for v in reps}) == 1 and reps[0] else None
 
 
 def cases_verdict(judged, missing=(), between="within noise"):
@@ -282,12 +299,13 @@ def cases_verdict(judged, missing=(), between="within noise"):
     return "; ".join(parts) or "met"
 
 
-def judge_each(r, cases, rows, fig, margin, span=None):
+def judge_each(r, cases, rows, fig, margin, span=None, paired=False):
     """Judge every case (label, key) of a target on rows' figures, each
     row's (median, min, max) by span(row, key) (of the microbenchmark's
     repeats unless given): fig(*medians) is a case's evidence,
-    margin(*figures) how far under its limit the case is.  Returns
-    (verdict, evidence, the keys of the cases not met)."""
+    margin(*figures) how far under its limit the case is, over the
+    figures' extremes or, paired, repeat by repeat (paired_reps).
+    Returns (verdict, evidence, the keys of the cases not met)."""
     a = absent(r, *dict.fromkeys(rows))
     if a:
         return "not measured", a, []
@@ -298,7 +316,8 @@ def judge_each(r, cases, rows, fig, margin, span=None):
         if None in spans:
             missing.append(label)
             continue
-        got, f = judge_case(rows, spans, fig, margin)
+        got, f = judge_case(rows, spans, fig, margin,
+                            paired and paired_reps(r, rows, k))
         judged.append((label, f, got))
         if got == "not met":
             failing.append(k)
@@ -367,7 +386,8 @@ def judge_delta(r, t):
     return judge_each(
         r, [("%s site" % site, k) for site, k in sorted(data.SITES.items())],
         (t.row, peer(r, t)),
-        lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q), over_margin(t))
+        lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q), over_margin(t),
+        paired=True)
 
 
 def labelled(keys):
@@ -490,7 +510,7 @@ def judge_slab(r, t):
         return judge_each(
             r, labelled(slab_keys(r, t)), rows[::2],
             lambda v, q: "%+.1f, %.1f vs %.1f" % (v - q, v, q),
-            over_margin(t))
+            over_margin(t), paired=True)
     return judge_each(
         r, labelled(slab_keys(r, t)), rows,
         lambda v, b, q, bq: "%+.1f vs %+.1f over their baselines" % (

@@ -839,6 +839,40 @@ class TargetsTest(Fixture):
             "delta", "fork-b", limit="0", vs="fork-a")])[0][0],
             "not measured")
 
+    def test_delta_repeat_by_repeat(self):
+        # Both rows' module site repeats: the first 4 dearer than the two
+        # others.  fork-b is 100 over fork-a at each repeat, but from 96
+        # to 104 taken across repeats.
+        fixture(self.d)
+        path = os.path.join(self.d, "micro.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        extra = []
+        for m in rows:
+            if m["row"] in ("fork-a", "fork-b") and m["bench"] == "page" \
+                    and m["arg"] == "0" and m["kind"] == "hot" \
+                    and m["run"].startswith("icount"):
+                base = float(m["ns_per_op"])
+                m["ns_per_op"] = "%.2f" % (base + 4)
+                extra += [dict(m, rep=rep, ns_per_op="%.2f" % base)
+                          for rep in ("2", "3")]
+        write_csv(path, list(rows[0]), rows + extra)
+        r = data.Results(self.d, self.m)
+        self.assertEqual(r.micro_spread("fork-b", data.MODULE_SITE), 4.0)
+        self.assertEqual([v for v, _ in self.verdicts(r, [
+            Target("delta", "fork-b", limit="102", vs="fork-a"),
+            Target("delta", "fork-b", limit="99.5", vs="fork-a")])],
+            ["met", "not met: kernel site (+101.0, 841.0 vs 740.0); "
+             "module site (+100.0, 800.0 vs 700.0)"])
+        # Where one row has fewer repeats than the other, they are taken
+        # across repeats.
+        write_csv(path, list(rows[0]), rows + [
+            m for m in extra if m["row"] == "fork-a"])
+        r = data.Results(self.d, self.m)
+        self.assertEqual(self.verdicts(r, [Target(
+            "delta", "fork-b", limit="102", vs="fork-a")])[0][0],
+            "within noise: module site (+104.0, 804.0 vs 700.0)")
+
     def test_page_ext_traffic_boot(self):
         r = self.results()
         self.assertEqual(self.verdicts(r, [
