@@ -177,6 +177,25 @@ class Fixture(unittest.TestCase):
         fixture(self.d, **kw)
         return data.Results(self.d, self.m)
 
+    def page_repeats(self, reps):
+        """The fixture with the module site's order-0 pair of each row of
+        reps repeated in both icount runs: reps[row](figure) is each
+        repeat's, from the first, of the fixture's figure."""
+        fixture(self.d)
+        path = os.path.join(self.d, "micro.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        out = []
+        for m in rows:
+            if m["row"] in reps and (m["bench"], m["arg"], m["kind"]) == \
+                    ("page", "0", "hot") and m["run"].startswith("icount"):
+                out += [dict(m, rep=str(i), ns_per_op="%.2f" % v) for i, v in
+                        enumerate(reps[m["row"]](float(m["ns_per_op"])), 1)]
+            else:
+                out.append(m)
+        write_csv(path, list(rows[0]), out)
+        return data.Results(self.d, self.m)
+
 
 class MatrixTest(Fixture):
     def test_rows_peers_baselines(self):
@@ -333,19 +352,8 @@ class TargetsTest(Fixture):
         self.assertNotIn("vs off", hdr[:hdr.index("stock-a")])
 
     def test_repeats_median_and_noise(self):
-        fixture(self.d)
-        # Two more repeats of fork-a's order-0 pair in each icount run.
-        path = os.path.join(self.d, "micro.csv")
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        extra = []
-        for m in rows:
-            if (m["row"], m["bench"], m["kind"]) == ("fork-a", "page", "hot") \
-                    and m["arg"] == "0" and m["run"].startswith("icount"):
-                for rep, v in (("2", 698.0), ("3", 710.0)):
-                    extra.append(dict(m, rep=rep, ns_per_op="%.2f" % v))
-        write_csv(path, list(rows[0]), rows + extra)
-        r = data.Results(self.d, self.m)
+        # Two more repeats of fork-a's order-0 pair (700) in each icount run.
+        r = self.page_repeats({"fork-a": lambda v: (v, 698.0, 710.0)})
         self.assertEqual(r.micro_icount("fork-a", data.MODULE_SITE), 700.0)
         self.assertEqual(r.micro_spread("fork-a", data.MODULE_SITE), 12.0)
         # fork-a adds 98 to 110 where stock-a adds 300: a third of it is
@@ -843,21 +851,10 @@ class TargetsTest(Fixture):
         # Both rows' module site repeats: the first 4 dearer than the two
         # others.  fork-b is 100 over fork-a at each repeat, but from 96
         # to 104 taken across repeats.
-        fixture(self.d)
-        path = os.path.join(self.d, "micro.csv")
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        extra = []
-        for m in rows:
-            if m["row"] in ("fork-a", "fork-b") and m["bench"] == "page" \
-                    and m["arg"] == "0" and m["kind"] == "hot" \
-                    and m["run"].startswith("icount"):
-                base = float(m["ns_per_op"])
-                m["ns_per_op"] = "%.2f" % (base + 4)
-                extra += [dict(m, rep=rep, ns_per_op="%.2f" % base)
-                          for rep in ("2", "3")]
-        write_csv(path, list(rows[0]), rows + extra)
-        r = data.Results(self.d, self.m)
+        def first_dearer(v):
+            return v + 4, v, v
+        r = self.page_repeats({"fork-a": first_dearer,
+                               "fork-b": first_dearer})
         self.assertEqual(r.micro_spread("fork-b", data.MODULE_SITE), 4.0)
         self.assertEqual([v for v, _ in self.verdicts(r, [
             Target("delta", "fork-b", limit="102", vs="fork-a"),
@@ -866,9 +863,8 @@ class TargetsTest(Fixture):
              "module site (+100.0, 800.0 vs 700.0)"])
         # Where one row has fewer repeats than the other, they are taken
         # across repeats.
-        write_csv(path, list(rows[0]), rows + [
-            m for m in extra if m["row"] == "fork-a"])
-        r = data.Results(self.d, self.m)
+        r = self.page_repeats({"fork-a": first_dearer,
+                               "fork-b": lambda v: (v + 4,)})
         self.assertEqual(self.verdicts(r, [Target(
             "delta", "fork-b", limit="102", vs="fork-a")])[0][0],
             "within noise: module site (+104.0, 804.0 vs 700.0)")
