@@ -9,7 +9,9 @@
 # came and went (ESTALE); flagging more tags than slots are left is
 # refused whole (ENOSPC).  Bad input: the flag with "off"
 # (EINVAL), on a kernel without NUMA (EOPNOTSUPP), and set and cleared a
-# thousand times without a per-cpu leak.
+# thousand times without a per-cpu leak.  The flag keys no free, set or
+# cleared with live pages; with capture too, frees are traced as the
+# tag's.
 set -eu
 . /guest/ktap.sh
 need_tag_flags
@@ -163,6 +165,50 @@ check_eq "set and cleared 1000 times (nodeflip), pages on it every 100th" \
 	"1000 rounds" "$(/guest/progs/nodeflip alloctest_pages_node 1000 $ctl 2>&1)"
 sleep 3
 check_eq "set and cleared 1000 times: Percpu as before (kB)" "$before" "$(pcpu)"
+# The flag keys no free: an alias's memory is uncounted as any tag's.  Only
+# the allocation hooks' key is on while a tag has it, and clearing it turns
+# that off at once, though its aliases still count live pages.
+keys=/sys/kernel/debug/alloc_tag/keys
+if [ -r $keys ]; then
+	$at -S nodes -m alloctest -f alloctest_pages_node >/dev/null
+	echo "pagesnode 0 3" >$ctl
+	check_eq "nodes set: the allocation hooks' key alone" \
+		"ctl:1 capture:0 flags_untraced:$untraced" "$(cut -d' ' -f1-3 $keys)"
+	$at -C nodes -m alloctest -f alloctest_pages_node >/dev/null
+	check_eq "cleared, its aliases' pages live: every key off" \
+		"ctl:0 capture:0 flags_untraced:$untraced" "$(cut -d' ' -f1-3 $keys)"
+	check_eq "and the line counts them" "$((3 * 4096)) 3" \
+		"$(tag_counters 'func:alloctest_pages_node ')"
+	echo free >$ctl
+	check_eq "freed: the line back to zero" "0 0" \
+		"$(tag_counters 'func:alloctest_pages_node ')"
+else
+	skip "the keys with the nodes flag" "no alloc_tag/keys (debug option off)"
+fi
+
+# Capture with nodes: the pages' frees, of an alias's memory, are traced
+# as their tag's, with its index, as their allocations are
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null || true
+if [ -d $tr/events/alloc_tag ]; then
+	$at -S nodes -m alloctest -f alloctest_pages_node >/dev/null
+	$at -S capture -m alloctest -f alloctest_pages_node >/dev/null
+	echo >$tr/trace
+	echo 1 >$tr/events/alloc_tag/enable
+	echo "pagesnode 0 4" >$ctl
+	echo free >$ctl
+	echo 0 >$tr/events/alloc_tag/enable
+	grep -F ' function=alloctest_pages_node ' $tr/trace |
+		sed -n 's/.*alloc_tag_mem_\([a-z]*\): idx=\([0-9]*\) .*/\1 \2/p' >/tmp/nodes-ev
+	check_eq "captured and counted by node: 4 allocations and 4 frees traced" \
+		"4 4" "$(grep -c '^alloced ' /tmp/nodes-ev) $(grep -c '^freed ' /tmp/nodes-ev)"
+	check_eq "all with one index, the tag's" 1 "$(cut -d' ' -f2 /tmp/nodes-ev | sort -u | wc -l)"
+	$at -C capture -m alloctest -f alloctest_pages_node >/dev/null
+	$at -C nodes -m alloctest -f alloctest_pages_node >/dev/null
+else
+	skip "capture with nodes" "no alloc_tag events in tracefs"
+fi
+
 # A module leaving with the flag set: its tags' aliases are looked up with
 # the module list held for writing (PROVE_RCU checks how, on the debug
 # kernel)

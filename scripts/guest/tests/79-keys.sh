@@ -19,7 +19,7 @@ why="no alloc_tag/keys (debug option off)"
 aliases() { sed -n 's/.* aliases:\([0-9]*\).*/\1/p' $keys; }
 
 # The nodes aliases an earlier test left go once their memory is freed
-# and the reaper has run; while one is left, it holds the keys on.
+# and the reaper has run; while one is left, alloc_tag/keys counts it.
 if [ -r $keys ] && [ "$(wait_for 0 aliases)" != 0 ]; then
 	diag "nodes aliases still count live memory: $(cat $keys)"
 	keys=/nonexistent why="an earlier test's nodes aliases still count live memory"
