@@ -94,7 +94,7 @@ survey: source link-tags
 # README.md's counts and docs/'s generated tables come from the tree.
 report:
 	@scripts/deps.sh results
-	@benchmarks/inputs-hash.sh >results/inputs.txt.tmp && mv results/inputs.txt.tmp results/inputs.txt
+	@{ benchmarks/inputs-hash.sh && scripts/survey/inputs.sh; } >results/inputs.txt.tmp && mv results/inputs.txt.tmp results/inputs.txt
 	@python3 -m benchmarks.report results --readme README.md --docs docs
 
 rfc:

@@ -14,10 +14,12 @@ RESULTS-DIR (default results) gets, from what it holds:
   tagcounts.csv      tagcounts.md
   objsize.csv        objsize.md
   capture/*.csv      capture/README.md and capture/flame.svg
-  inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines, what
-                     the tree would record as measured when 'make report'
-                     wrote it: README.md lists the raw data measured on
-                     other inputs, and each is warned about on stderr
+  inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines and
+                     scripts/survey/inputs.sh's "kernel:KERNEL INPUTS"
+                     ones, what the tree would record as measured when
+                     'make report' wrote it: README.md lists the raw data
+                     measured on other inputs, and each is warned about on
+                     stderr
 --readme README.md also gets the counts of the tree (tree.py) in its
 "tree" block, and --docs DOCS-DIR the generated blocks of postings.md (the
 postings and their churn) and variants.md.
@@ -65,6 +67,14 @@ def stale(r, inputs):
     out += [("capture/bpf.csv", "", h) for h in sorted(
         {c["inputs"] for c in capture.load_bpf(r.path("capture"))})
         if h != inputs.get("bpf")]
+    # make survey's object sizes, each kernel's by its own inputs
+    sized = {}
+    for x in r.objsize():
+        sized.setdefault(x["config"][len("guest-"):], set()).add(
+            x.get("inputs") or "-")
+    out += [("objsize.csv", k, ", ".join(sorted(hs)))
+            for k, hs in sorted(sized.items())
+            if "-" in hs or hs != {inputs.get("kernel:" + k)}]
     return out
 
 

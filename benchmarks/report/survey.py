@@ -208,12 +208,16 @@ def objsize(rows):
            "", "Kernel %s, generated %s from project commit %s." % tuple(
                ", ".join(sorted({r[k] for r in rows})) or "-"
                for k in ("kernel_version", "date", "project_commit")), "",
-           "The bytes of each object's allocated sections, by kind, in every "
-           "guest kernel built (`scripts/survey/objsize.sh`, `readelf` on the "
+           "The bytes of each object's allocated sections, by kind, in the "
+           "kernel of every row of the benchmark matrix, built from the tree "
+           "first (`scripts/survey/objsize.sh`, `readelf` on the "
            "relocatable object): text is executable, rodata read-only, data "
            "writable, bss takes no bytes in the file.  Each kernel's "
            "configuration is its variant's (`docs/variants.md`): a fork "
-           "kernel and its stock peer differ by the tree alone.", ""]
+           "kernel and its stock peer differ by the tree alone.  Each row "
+           "records its kernel's inputs (`kernel_inputs` in "
+           "`benchmarks/lib.sh`); the report lists a size taken on other "
+           "inputs than the tree's.", ""]
     for o in objs:
         out += ["## `%s`" % o, ""]
         out.append(table(["kernel"] + list(OBJSIZE_PARTS),

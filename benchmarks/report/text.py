@@ -446,8 +446,8 @@ def readme(r, judged, plots, stale=()):
     if stale:
         s.append("**Not every figure here is of the tree as it is.** These "
                  "raw data were measured on other inputs (kernel sources, "
-                 "configs, modules, guest scripts: `row_inputs` in "
-                 "`benchmarks/lib.sh`) than the tree's when this was "
+                 "configs, modules, guest scripts: `row_inputs` and "
+                 "`kernel_inputs` in `benchmarks/lib.sh`) than the tree's when this was "
                  "rendered (`inputs.txt`); the next `make results` "
                  "measures them again:\n")
         where = {}

@@ -54,3 +54,9 @@ gen_config() {
 	echo "$g/.config"
 }
 
+
+# objsize_kernels: the kernels objsize.sh sizes, one a line: those of the
+# benchmark matrix's rows (benchmarks/matrix.txt), each once.
+objsize_kernels() {
+	awk '!/^[ \t]*(#|$)/ && !seen[$2]++ { print $2 }' "$TOP/benchmarks/matrix.txt"
+}

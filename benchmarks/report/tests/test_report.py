@@ -929,6 +929,36 @@ class TargetsTest(Fixture):
             ("not measured", "no mm/page_alloc.o of fork-bench in "
                              "objsize.csv (make survey)")])
 
+    def test_object_size_stale(self):
+        # A size is of the inputs its row records: one taken on other
+        # inputs than the tree's kernel:KERNEL line, or with none, is
+        # listed with the stale measurements.
+        fixture(self.d)
+        write_csv(os.path.join(self.d, "objsize.csv"),
+                  ["config", "object", "text", "rodata", "data", "bss",
+                   "kernel_version", "inputs", "project_commit", "date"],
+                  [{"config": "guest-" + k, "object": o, "text": "1",
+                    "rodata": "0", "data": "0", "bss": "0",
+                    "kernel_version": "7.3.4+", "inputs": h,
+                    "project_commit": "abc", "date": "2026-01-01"}
+                   for k, o, h in (("stock-bench", "mm/slub.o", "aa"),
+                                   ("fork-bench", "mm/slub.o", "bb"),
+                                   ("fork-bench", "mm/vmalloc.o", "cc"),
+                                   ("fork-arm64", "mm/slub.o", ""))])
+        r = data.Results(self.d, self.m)
+
+        def sizes(inputs):
+            return [x for x in cli.stale(r, inputs) if x[0] == "objsize.csv"]
+        self.assertEqual(sizes({"kernel:stock-bench": "aa",
+                                "kernel:fork-bench": "bb"}), [
+            ("objsize.csv", "fork-arm64", "-"),
+            ("objsize.csv", "fork-bench", "bb, cc")])
+        self.assertEqual(sizes({"kernel:stock-bench": "aa",
+                                "kernel:fork-bench": "cc",
+                                "kernel:fork-arm64": "-"}), [
+            ("objsize.csv", "fork-arm64", "-"),
+            ("objsize.csv", "fork-bench", "bb, cc")])
+
     def test_boot_at_the_tick(self):
         # Figures in whole microseconds: one tick late is within the
         # timestamp's resolution, five are not met.
