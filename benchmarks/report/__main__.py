@@ -12,7 +12,7 @@ RESULTS-DIR (default results) gets, from what it holds:
   bootprof/*.tsv     bootprof/README.md
   pageflags.csv      pageflags.md
   tagcounts.csv      tagcounts.md
-  objsize.csv        objsize.md
+  objsize.csv        objsize.md (with objsize-series.csv)
   capture/*.csv      capture/README.md and capture/flame.svg
   inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines and
                      scripts/survey/inputs.sh's "kernel:KERNEL INPUTS"
@@ -67,14 +67,24 @@ def stale(r, inputs):
     out += [("capture/bpf.csv", "", h) for h in sorted(
         {c["inputs"] for c in capture.load_bpf(r.path("capture"))})
         if h != inputs.get("bpf")]
-    # make survey's object sizes, each kernel's by its own inputs
-    sized = {}
-    for x in r.objsize():
-        sized.setdefault(x["config"][len("guest-"):], set()).add(
-            x.get("inputs") or "-")
-    out += [("objsize.csv", k, ", ".join(sorted(hs)))
-            for k, hs in sorted(sized.items())
-            if "-" in hs or hs != {inputs.get("kernel:" + k)}]
+    # make survey's object sizes and tag counts of the guest kernels, each
+    # kernel's by its own inputs
+    for name, rows in (("objsize.csv", r.objsize()),
+                       ("tagcounts.csv", r.optional_csv("tagcounts.csv"))):
+        read = {}
+        for x in rows:
+            if x["config"].startswith("guest-"):
+                read.setdefault(x["config"][len("guest-"):], set()).add(
+                    x.get("inputs") or "-")
+        out += [(name, k, ", ".join(sorted(hs)))
+                for k, hs in sorted(read.items())
+                if "-" in hs or hs != {inputs.get("kernel:" + k)}]
+    # The object through the series, at the series of one kernel's tree
+    hs = {x.get("inputs") or "-" for x in r.optional_csv("objsize-series.csv")}
+    ks = {x["config"] for x in r.optional_csv("objsize-series.csv")}
+    if hs and ("-" in hs or len(ks) != 1 or
+               hs != {inputs.get("kernel:" + ks.pop())}):
+        out.append(("objsize-series.csv", "", ", ".join(sorted(hs))))
     return out
 
 
@@ -107,7 +117,8 @@ def render(d, readme=None, draw=True, docs=None):
     if r.has("tagcounts.csv"):
         write(r.path("tagcounts.md"), survey.tagcounts(r.tagcounts))
     if r.has("objsize.csv"):
-        write(r.path("objsize.md"), survey.objsize(r.objsize()))
+        write(r.path("objsize.md"), survey.objsize(
+            r.objsize(), r.optional_csv("objsize-series.csv")))
     if r.trace_rows():
         write(r.path("trace", "README.md"), traces.trace_readme(r))
     if traces.bootprof_pairs(r):

@@ -5,6 +5,7 @@
   trace/ROW.txt                                          make trace
   bootprof/ROW.tsv                                       make bootprof
   pageflags.csv tagcounts.csv objsize.csv                make survey
+  objsize-series.csv                                     make survey
   targets.csv                                            this report
 
 Every figure the report, the plots and the RFC show comes through here.  A
@@ -82,6 +83,7 @@ MADE_BY = {"micro.csv": "make bench", "perf.csv": "make bench",
            "boot.csv": "make bench", "cachesim.csv": "make bench",
            "skipped.csv": "make bench", "pageflags.csv": "make survey",
            "tagcounts.csv": "make survey", "objsize.csv": "make survey",
+           "objsize-series.csv": "make survey",
            "targets.csv": "make report"}
 
 

@@ -55,8 +55,45 @@ gen_config() {
 }
 
 
-# objsize_kernels: the kernels objsize.sh sizes, one a line: those of the
-# benchmark matrix's rows (benchmarks/matrix.txt), each once.
-objsize_kernels() {
-	awk '!/^[ \t]*(#|$)/ && !seen[$2]++ { print $2 }' "$TOP/benchmarks/matrix.txt"
+# survey_kernels: the guest kernels objsize.sh sizes and tagcounts.sh
+# counts, one a line: those of the benchmark matrix's rows
+# (benchmarks/matrix.txt), then the test kernels (the fork's, its distro
+# variant and its arm64 build), each once.  Each is built from the tree
+# before it is read (build_current).
+survey_kernels() {
+	{
+		awk '!/^[ \t]*(#|$)/ { print $2 }' "$TOP/benchmarks/matrix.txt"
+		printf '%s\n' fork fork-distro fork-arm64
+	} | awk '!seen[$1]++'
+}
+
+# build_current KERNEL: bring $BUILD/kernel-KERNEL up to the tree
+# (scripts/build-kernel.sh: seconds when it is), quietly.
+build_current() {
+	"$TOP/scripts/build-kernel.sh" "$1" >/dev/null ||
+		die "building $1 failed (scripts/build-kernel.sh $1)"
+}
+
+# sizes OBJECT: "TEXT RODATA DATA BSS", bytes of its SHF_ALLOC sections
+sizes() {
+	readelf -S -W "$1" | awk '
+		function hex(h,   i, v) {
+			v = 0
+			for (i = 1; i <= length(h); i++)
+				v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			return v
+		}
+		/^ *\[ *[0-9]+\]/ {
+			sub(/^ *\[ *[0-9]+\] */, "")
+			n = split($0, f, " +")
+			# Name Type Address Off Size ES [Flg] Lk Inf Al
+			flg = n >= 10 ? f[7] : ""
+			if (flg !~ /A/) next
+			size = hex(f[5])
+			if (f[2] == "NOBITS") bss += size
+			else if (flg ~ /X/) text += size
+			else if (flg ~ /W/) data += size
+			else rodata += size
+		}
+		END { printf "%d %d %d %d\n", text, rodata, data, bss }'
 }

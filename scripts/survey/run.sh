@@ -161,4 +161,5 @@ run_pageflags() {
 [ "$only" = tagcounts ] || run_pageflags
 [ "$only" = pageflags ] || "$TOP/scripts/survey/tagcounts.sh"
 [ "$only" = pageflags ] || "$TOP/scripts/survey/objsize.sh"
-log "done: results/pageflags.csv, results/tagcounts.csv, results/objsize.csv; 'make report' writes the .md tables"
+[ "$only" = pageflags ] || "$TOP/scripts/survey/objsize-series.sh"
+log "done: results/pageflags.csv, results/tagcounts.csv, results/objsize.csv, results/objsize-series.csv; 'make report' writes the .md tables"

@@ -5,10 +5,13 @@
 # tags; link-tags reads vmlinux only): one row per vmlinux and per .ko in
 # results/tagcounts.csv.  Part of 'make survey' (scripts/survey/run.sh).
 #
-#   - every guest variant already built in $BUILD/kernel-*/ (the fork
-#     variant is built with scripts/build-kernel.sh when missing);
+#   - the guest kernels of survey_kernels (common.sh: the benchmark
+#     matrix's and the test kernels), each built from the tree first, its
+#     rows recording its kernel_inputs (benchmarks/lib.sh), which the
+#     report checks against the tree's;
 #   - x86_64 defconfig + CONFIG_MEM_ALLOC_PROFILING=y with its modules,
 #     built in $BUILD/survey/tags-defconfig (15-25 min cold on 2 cores;
+#     rebuilt whenever the fork's source moves;
 #     SURVEY_DEFCONFIG=0 skips the build, a finished one is still counted).
 #
 # Each kernel's page-flags layout comes from scripts/survey/pageflags.sh on
@@ -17,6 +20,7 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/common.sh"
+. "$TOP/benchmarks/lib.sh"
 
 sv=$BUILD/survey
 res=$TOP/results
@@ -26,7 +30,7 @@ lt=$TOP/scripts/link-tags/link-tags
 project_commit=${SURVEY_PROJECT_COMMIT:-$(git -C "$TOP" rev-parse --short=12 HEAD)}
 today=${SURVEY_DATE:-$(date -u +%Y-%m-%d)}
 csv=$res/tagcounts.csv
-echo "config,build,file,kind,tags,bits_needed,index_bits,headroom,spare_page_flag_bits,page_flag_index_bits,tag_size,kernel_version,source_commit,project_commit,date" >"$csv.tmp"
+echo "config,build,file,kind,tags,bits_needed,index_bits,headroom,spare_page_flag_bits,page_flag_index_bits,tag_size,kernel_version,source_commit,inputs,project_commit,date" >"$csv.tmp"
 
 kbuild_env "$KSRC" HEAD ""
 
@@ -48,9 +52,10 @@ module_summary() {
 	echo "link-tags: $1: $n tags, $b bits needed, 16 bits available, headroom $((65534 - n))"
 }
 
-# count_build CONFIG-NAME BUILD-DIR: every vmlinux/.ko of one build.
+# count_build CONFIG-NAME BUILD-DIR INPUTS: every vmlinux/.ko of one
+# build, made from INPUTS.
 count_build() {
-	local name=$1 dir=$2 pf=$sv/pf-tags-$1
+	local name=$1 dir=$2 inputs=$3 pf=$sv/pf-tags-$1
 	[ -f "$dir/vmlinux" ] || die "$name: no $dir/vmlinux"
 	log "tags: $name: page-flags probe on $dir/.config"
 	"$TOP/scripts/survey/pageflags.sh" "$dir/.config" "$pf" >"$pf.txt" ||
@@ -78,7 +83,7 @@ count_build() {
 		csv_row "$name" "${dir#"$TOP"/}" "${f#"$dir"/}" "$kind" \
 			"$(field "$out" tags)" "$(field "$out" 'bits needed')" \
 			"$(field "$out" 'bits available')" "$(after "$out" headroom)" \
-			"$spare" "$pfbits" "$size" "$kver" "$src" "$project_commit" "$today" \
+			"$spare" "$pfbits" "$size" "$kver" "$src" "$inputs" "$project_commit" "$today" \
 			>>"$csv.part"
 		n=$((n + 1))
 	done < <(echo "$dir/vmlinux"; find "$dir" -name '*.ko' -not -path '*/.tmp*' | sort)
@@ -87,24 +92,14 @@ count_build() {
 	log "tags: $name: $n file(s) counted"
 }
 
-# Guest variants.
-if [ ! -f "$BUILD/kernel-fork/vmlinux" ]; then
-	log "tags: no $BUILD/kernel-fork/vmlinux: building it"
-	"$TOP/scripts/build-kernel.sh" fork
-fi
-for d in "$BUILD"/kernel-*/; do
-	d=${d%/}
-	[ -f "$d/vmlinux" ] && [ -f "$d/.config" ] || continue
+# Guest variants, as the tree builds them.
+for k in $(survey_kernels); do
+	log "tags: $k: building, to count it as the tree has it"
+	build_current "$k"
+	d=$BUILD/kernel-$k
 	# Profiling compiled out: no tags to count.
 	grep -q '^CONFIG_MEM_ALLOC_PROFILING=y' "$d/.config" || continue
-	# Another job may be rebuilding a variant right now: only the fork
-	# variant (the one this script builds) must count.
-	if [ "${d##*/}" = kernel-fork ]; then
-		count_build "guest-fork" "$d"
-	else
-		(count_build "guest-${d##*/kernel-}" "$d") ||
-			log "tags: warning: ${d##*/} not counted (see above)"
-	fi
+	count_build "guest-$k" "$d" "$(kernel_inputs "$k")"
 done
 
 # x86_64 defconfig + profiling, with its modules.
@@ -147,7 +142,7 @@ elif [ -f "$dd/.built" ]; then
 else
 	log "tags: SURVEY_DEFCONFIG=0: x86_64 defconfig skipped (no earlier build)"
 fi
-[ ! -f "$dd/.built" ] || count_build x86_64-defconfig "$dd"
+[ ! -f "$dd/.built" ] || count_build x86_64-defconfig "$dd" "-"
 
 mv "$csv.tmp" "$csv"
 log "wrote $csv"

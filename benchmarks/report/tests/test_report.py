@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, limit, matrix, tables, targets, text, traces, tree
+from benchmarks.report import attribution, capture, data, hostload, limit, matrix, survey, tables, targets, text, traces, tree
 from benchmarks.report.fmt import bench_label
 from benchmarks.report.targets import Target
 from benchmarks.report.text import other_section
@@ -958,6 +958,52 @@ class TargetsTest(Fixture):
                                 "kernel:fork-arm64": "-"}), [
             ("objsize.csv", "fork-arm64", "-"),
             ("objsize.csv", "fork-bench", "bb, cc")])
+        # Tag counts alike, the guest kernels' only.
+        write_csv(os.path.join(self.d, "tagcounts.csv"),
+                  ["config", "kind", "tags", "inputs"],
+                  [{"config": c, "kind": "vmlinux", "tags": "9", "inputs": h}
+                   for c, h in (("guest-fork-bench", "bb"),
+                                ("guest-stock-bench", "dd"),
+                                ("x86_64-defconfig", "-"))])
+        r = data.Results(self.d, self.m)
+        self.assertEqual([x for x in cli.stale(r, {
+            "kernel:stock-bench": "aa", "kernel:fork-bench": "bb"})
+            if x[0] == "tagcounts.csv"], [
+            ("tagcounts.csv", "stock-bench", "dd")])
+
+    def test_object_through_the_series(self):
+        # Each patch's row with what it adds and the whole over stock;
+        # stale when not of the one kernel's inputs the tree has.
+        fixture(self.d)
+        cols = ["patch", "subject", "object", "text", "rodata", "data",
+                "bss", "config", "inputs", "project_commit", "date"]
+        rows = [{"patch": p, "subject": "s" + p, "object": "mm/slub.o",
+                 "text": t, "rodata": "1", "data": "2", "bss": "0",
+                 "config": "fork-bench", "inputs": "bb",
+                 "project_commit": "abc", "date": "2026-01-01"}
+                for p, t in (("stock", "100"), ("0020", "150"),
+                             ("0021", "150"), ("0023", "140"))]
+        write_csv(os.path.join(self.d, "objsize-series.csv"), cols, rows)
+        md = "\n".join(survey.objsize_series(
+            data.Results(self.d, self.m).optional_csv("objsize-series.csv")))
+        self.assertIn("| stock | sstock | 100 |  |  | 1 | 2 |", md)
+        self.assertIn("| 0020 | s0020 | 150 | +50 | +50 | 1 | 2 |", md)
+        self.assertIn("| 0023 | s0023 | 140 | -10 | +40 | 1 | 2 |", md)
+        # A patch that leaves the object as it was has no line.
+        self.assertNotIn("0021", md)
+        r = data.Results(self.d, self.m)
+
+        def series(inputs):
+            return [x for x in cli.stale(r, inputs)
+                    if x[0] == "objsize-series.csv"]
+        self.assertEqual(series({"kernel:fork-bench": "bb"}), [])
+        self.assertEqual(series({"kernel:fork-bench": "cc"}),
+                         [("objsize-series.csv", "", "bb")])
+        rows[1]["inputs"] = ""
+        write_csv(os.path.join(self.d, "objsize-series.csv"), cols, rows)
+        r = data.Results(self.d, self.m)
+        self.assertEqual(series({"kernel:fork-bench": "bb"}),
+                         [("objsize-series.csv", "", "-, bb")])
 
     def test_boot_at_the_tick(self):
         # Figures in whole microseconds: one tick late is within the
