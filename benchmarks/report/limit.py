@@ -8,6 +8,10 @@ from typing import NamedTuple
 
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "trace", "limit.txt")
+# The kinds of the rest of the row's tagging code: the report's alone, so
+# apart from limit.txt, which make trace reads too
+REST_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "budget.txt")
 MODULE = "[allocbench module]"  # the call site's instructions in a trace
 SITE = "-"                        # the rules' name for them
 
@@ -26,9 +30,11 @@ class Spec(NamedTuple):
     row: str
     ops: list    # operation names, in order
     rules: list  # Rule, in order
+    rest: list = []        # the other kinds of tagging code, in order
+    rest_rules: list = []  # Rule, in order
 
 
-def load(path=PATH):
+def load(path=PATH, rest_path=REST_PATH):
     row, ops, rules = None, [], []
     with open(path) as f:
         for n, line in enumerate(f, 1):
@@ -40,22 +46,43 @@ def load(path=PATH):
             elif words[0] == "kernel" and len(words) == 2:
                 pass  # trace.sh's
             elif words[0] == "op" and len(words) >= 3:
-                if words[1] not in ops:
-                    ops.append(words[1])
-                rules.append(Rule(words[1], words[2],
-                                  words[3].strip() if len(words) == 4 else ""))
+                add(ops, rules, words)
             else:
                 raise LimitError("%s:%d: not 'row ROW', 'kernel KERNEL' or "
                                  "'op NAME FUNCTION [TEXT]'" % (path, n))
     if row is None or not rules:
         raise LimitError("%s: no 'row' line or no 'op' line" % path)
-    return Spec(row, ops, rules)
+    rest, rest_rules = [], []
+    if rest_path and os.path.exists(rest_path):
+        with open(rest_path) as f:
+            for n, line in enumerate(f, 1):
+                words = line.split(None, 3)
+                if not words or words[0].startswith("#"):
+                    continue
+                if words[0] != "rest" or len(words) < 3 or words[2] == SITE:
+                    raise LimitError("%s:%d: not 'rest NAME FUNCTION [TEXT]' "
+                                     "(FUNCTION not '-')" % (rest_path, n))
+                add(rest, rest_rules, words)
+    return Spec(row, ops, rules, rest, rest_rules)
+
+
+def add(names, rules, words):
+    """An 'op' or 'rest' line's rule, its name kept in order of first
+    use."""
+    if words[1] not in names:
+        names.append(words[1])
+    rules.append(Rule(words[1], words[2],
+                      words[3].strip() if len(words) == 4 else ""))
+
+
+def owner(spec):
+    """The row, as its owner: "`fork-flags`'"."""
+    return "`%s`'%s" % (spec.row, "" if spec.row.endswith("s") else "s")
 
 
 def title(spec):
     """The count's name in the report: the row's essential operations."""
-    return "`%s`'%s essential operations" % (
-        spec.row, "" if spec.row.endswith("s") else "s")
+    return "%s essential operations" % owner(spec)
 
 
 def matches(rule, frames, src):
@@ -94,6 +121,41 @@ def count(spec, r, case):
             theirs = base.get(MODULE, 0) / r.trace_pairs(bname, case)
             per[rule.op] += max(0, mine - theirs)
     return per
+
+
+def budget(spec, r, case):
+    """(header, rows) of where the spec's row's pair goes over its
+    baseline: the essential operations, then each kind of the rest of the
+    tagging code (budget.txt's rules: an instruction no 'op' rule takes,
+    counted for the first of them it matches), then what is left of
+    the pair's difference, the code around the hooks; or None when it
+    cannot be counted."""
+    per = count(spec, r, case)
+    bname = r.matrix[spec.row].baseline
+    base = r.trace_counts(bname, case)
+    if per is None or base is None or not spec.rest_rules:
+        return None
+    n = r.trace_pairs(spec.row, case)
+    src = r.trace_source(spec.row, case)
+    rest = dict.fromkeys(spec.rest, 0)
+    for fn, frames in r.trace_steps(spec.row, case):
+        if fn == MODULE or any(
+                x.function != SITE and matches(x, frames, src)
+                for x in spec.rules):
+            continue
+        for rule in spec.rest_rules:
+            if matches(rule, frames, src):
+                rest[rule.op] += 1
+                break
+    over = sum(r.trace_counts(spec.row, case).values()) / n - \
+        sum(base.values()) / r.trace_pairs(bname, case)
+    essential = sum(per.values())
+    rows = [["the essential operations", fmt(essential)]]
+    rows += [["`%s`" % k, fmt(v / n)] for k, v in rest.items()]
+    left = over - essential - sum(rest.values()) / n
+    rows.append(["elsewhere: the code around the hooks", fmt(left, "+")])
+    rows.append(["**over `%s`**" % bname, "**%s**" % fmt(over, "+")])
+    return ["part of %s pair" % owner(spec), "instructions"], rows
 
 
 def fmt(v, sign=""):

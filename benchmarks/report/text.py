@@ -118,7 +118,25 @@ def traced_over(r, row, other, case="page-0"):
                     ", one iteration, whose vmap-area search varies"
                     if case.startswith("vmalloc") else "",
                     signed(sum(tc.values()) - sum(oc.values())),
-                    most_over(tc, oc)))
+                    most_over(tc, oc))) + by_kind(r, row, other, case)
+
+
+def by_kind(r, row, other, case):
+    """Where ROW's pair of CASE goes over OTHER, by kind of code, when ROW
+    is the row the essential operations are counted on and OTHER its
+    baseline (limit.budget), as "; by kind (...): ..."; else ""."""
+    spec = limit.load()
+    if row != spec.row or other != r.matrix[row].baseline:
+        return ""
+    got = limit.budget(spec, r, case)
+    if got is None:
+        return ""
+    rows = got[1][:-1]
+    cells = ["essential operations %s" % rows[0][1]]
+    cells += ["%s %s" % (k.strip("`"), v) for k, v in rows[1:-1]
+              if float(v) != 0]
+    cells.append("code around the hooks %s" % rows[-1][1])
+    return "; by kind (trace/README.md): " + ", ".join(cells)
 
 
 def signed(x):
@@ -424,7 +442,10 @@ def essential_ops(r):
             "case, by its traces: the cost of one form, not a bound on the "
             "others, which may do them in fewer: %s. Each operation and "
             "every row's distance from them are in "
-            "[trace/README.md](trace/README.md)." % (spec.row, "; ".join(parts)))
+            "[trace/README.md](trace/README.md), with where the rest of "
+            "%s pairs go, by kind of code (%s, and the code around "
+            "the hooks)." % (spec.row, "; ".join(parts), limit.owner(spec),
+                             ", ".join("`%s`" % k for k in spec.rest)))
 
 
 def readme(r, judged, plots, stale=()):

@@ -93,7 +93,28 @@ def limit_section(spec, r, case):
             "other forms, which may do them in fewer.\n" % (
                 spec.row, r.matrix[spec.row].baseline),
             md(tab), "", "How far each row is from them:\n",
-            md(limit.distances(spec, r, case, total)), ""]
+            md(limit.distances(spec, r, case, total)), ""] + \
+        budget_section(spec, r, case)
+
+
+def budget_section(spec, r, case):
+    """Where the whole of the spec's row's pair goes over its baseline:
+    the essential operations, each other kind of tagging code, and the
+    code around the hooks."""
+    got = limit.budget(spec, r, case)
+    if got is None:
+        return []
+    return ["#### Where all of %s pair goes\n" % limit.owner(spec),
+            "Its difference from `%s`'s trace%s, each instruction counted "
+            "once: the essential operations above, then each other kind "
+            "of tagging code by the rules of "
+            "`benchmarks/report/budget.txt` (its first match), then what is "
+            "left, the code around the hooks (registers saved, code grown "
+            "or moved in the functions that hold them; negative where "
+            "they shrank).\n" % (
+                r.matrix[spec.row].baseline,
+                ", a pair" if case.endswith("-batch") else ""),
+            md(got), ""]
 
 
 def trace_readme(r):

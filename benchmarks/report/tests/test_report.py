@@ -1459,6 +1459,7 @@ op load get_idx
         self.t = tempfile.TemporaryDirectory()
         self.d = self.t.name
         self.spec_path = os.path.join(self.d, "limit.txt")
+        self.rest_path = os.path.join(self.d, "budget.txt")
         with open(self.spec_path, "w") as f:
             f.write(self.RULES)
         os.makedirs(os.path.join(self.d, "trace"))
@@ -1532,6 +1533,51 @@ op load get_idx
             f.write("op lonely\n")
         with self.assertRaisesRegex(limit.LimitError, r"limit.txt:9: not"):
             limit.load(self.spec_path)
+        # The rest is tagging code: never the call site.
+        with open(self.spec_path, "w") as f:
+            f.write(self.RULES)
+        with open(self.rest_path, "w") as f:
+            f.write("# kinds\nrest keys -\n")
+        with self.assertRaisesRegex(limit.LimitError, r"budget.txt:2: not"):
+            limit.load(self.spec_path, self.rest_path)
+
+    def test_budget_counts_the_rest_once(self):
+        # What no op takes goes to the first rest rule it matches; the
+        # code around the hooks is the remainder of the pair's difference.
+        with open(self.rest_path, "w") as f:
+            f.write("rest keys enabled\nrest slot *\tslot_of(\n"
+                    "rest tests add_hook\n")
+        self.trace("off", ["ffffffffa0000000 [allocbench module]"] * 2 +
+                   ["ffffffff81000000 f"] * 10)
+        self.trace("fork-a", ["ffffffffa0000000 [allocbench module]"] * 3 + [
+            # a key inside the hook: keys, not tests
+            "ffffffff81000001 f\tenabled@inc/k.h:1;add_hook@mm/a.c:11;f@mm/f.c:3",
+            # the slot's line of the hook, twice
+            "ffffffff81000002 f\tadd_hook@mm/a.c:13;f@mm/f.c:3",
+            "ffffffff81000003 f\tadd_hook@mm/a.c:13;f@mm/f.c:3",
+            # the hook's test
+            "ffffffff81000004 f\tadd_hook@mm/a.c:11;f@mm/f.c:3",
+            # the store: essential, not tests
+            "ffffffff81000005 f\tadd_hook@mm/a.c:10;f@mm/f.c:3"] +
+            ["ffffffff81000000 f\t-"] * 9 + [
+            "# src mm/a.c:10\tatomic_long_or(idx << SHIFT, &page->flags);",
+            "# src mm/a.c:11\tif (flags)",
+            "# src mm/a.c:13\tref = slot_of(obj);"])
+        r = data.Results(self.d, matrix.load(MATRIX))
+        spec = limit.load(self.spec_path, self.rest_path)
+        self.assertEqual((spec.rest, len(spec.rest_rules)),
+                         (["keys", "slot", "tests"], 3))
+        hdr, rows = limit.budget(spec, r, "page-0")
+        # fork-a 17 against off's 12: site 1 + store 1, keys 1, slot 2,
+        # tests 1, and 9 - 10 around the hooks
+        self.assertEqual(rows, [["the essential operations", "2"],
+                                ["`keys`", "1"], ["`slot`", "2"],
+                                ["`tests`", "1"],
+                                ["elsewhere: the code around the hooks", "-1"],
+                                ["**over `off`**", "**+5**"]])
+        # No rest rules: no budget.
+        self.assertIsNone(limit.budget(
+            spec._replace(rest=[], rest_rules=[]), r, "page-0"))
 
 
 class CaptureTest(unittest.TestCase):
