@@ -67,15 +67,15 @@ def stale(r, inputs):
     out += [("capture/bpf.csv", "", h) for h in sorted(
         {c["inputs"] for c in capture.load_bpf(r.path("capture"))})
         if h != inputs.get("bpf")]
-    # make survey's object sizes and tag counts of the guest kernels, each
-    # kernel's by its own inputs
+    # make survey's object sizes and tag counts, each kernel's by its own
+    # inputs ("guest-" names a guest kernel)
     for name, rows in (("objsize.csv", r.objsize()),
                        ("tagcounts.csv", r.optional_csv("tagcounts.csv"))):
         read = {}
         for x in rows:
-            if x["config"].startswith("guest-"):
-                read.setdefault(x["config"][len("guest-"):], set()).add(
-                    x.get("inputs") or "-")
+            c = x["config"]
+            read.setdefault(c[len("guest-"):] if c.startswith("guest-")
+                            else c, set()).add(x.get("inputs") or "-")
         out += [(name, k, ", ".join(sorted(hs)))
                 for k, hs in sorted(read.items())
                 if "-" in hs or hs != {inputs.get("kernel:" + k)}]

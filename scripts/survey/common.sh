@@ -97,3 +97,10 @@ sizes() {
 		}
 		END { printf "%d %d %d %d\n", text, rodata, data, bss }'
 }
+
+# defconfig_inputs TREE: what the x86_64 defconfig + profiling build that
+# tagcounts.sh counts is made from: the fork's git TREE (the whole series;
+# a reworded series builds nothing new) and the one option it sets.
+defconfig_inputs() {
+	printf '%s\n' "$1" MEM_ALLOC_PROFILING | sha256sum | cut -c1-16
+}

@@ -11,7 +11,8 @@
 #     report checks against the tree's;
 #   - x86_64 defconfig + CONFIG_MEM_ALLOC_PROFILING=y with its modules,
 #     built in $BUILD/survey/tags-defconfig (15-25 min cold on 2 cores;
-#     rebuilt whenever the fork's source moves;
+#     rebuilt whenever the fork's tree changes, its row recording
+#     defconfig_inputs (common.sh) as the report checks;
 #     SURVEY_DEFCONFIG=0 skips the build, a finished one is still counted).
 #
 # Each kernel's page-flags layout comes from scripts/survey/pageflags.sh on
@@ -108,7 +109,7 @@ build_defconfig() {
 	mkdir -p "$dd"
 	local kmake=(make -C "$KSRC" O="$dd" CC="$cc" HOSTCC="$hostcc" -j"$JOBS")
 	local inputs
-	inputs=$( (git -C "$KSRC" rev-parse HEAD; echo MEM_ALLOC_PROFILING) | sha256sum | cut -d' ' -f1)
+	inputs=$(defconfig_inputs "$(git -C "$KSRC" rev-parse 'HEAD^{tree}')")
 	if [ -f "$dd/.built" ] && [ "$(cat "$dd/.built")" = "$inputs" ]; then
 		log "tags: defconfig build up to date in $dd"
 		return 0
@@ -142,7 +143,7 @@ elif [ -f "$dd/.built" ]; then
 else
 	log "tags: SURVEY_DEFCONFIG=0: x86_64 defconfig skipped (no earlier build)"
 fi
-[ ! -f "$dd/.built" ] || count_build x86_64-defconfig "$dd" "-"
+[ ! -f "$dd/.built" ] || count_build x86_64-defconfig "$dd" "$(cat "$dd/.built")"
 
 mv "$csv.tmp" "$csv"
 log "wrote $csv"

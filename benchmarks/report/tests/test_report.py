@@ -958,18 +958,24 @@ class TargetsTest(Fixture):
                                 "kernel:fork-arm64": "-"}), [
             ("objsize.csv", "fork-arm64", "-"),
             ("objsize.csv", "fork-bench", "bb, cc")])
-        # Tag counts alike, the guest kernels' only.
+        # Tag counts alike, a build other than a guest kernel's by its
+        # own name.
         write_csv(os.path.join(self.d, "tagcounts.csv"),
                   ["config", "kind", "tags", "inputs"],
                   [{"config": c, "kind": "vmlinux", "tags": "9", "inputs": h}
                    for c, h in (("guest-fork-bench", "bb"),
                                 ("guest-stock-bench", "dd"),
-                                ("x86_64-defconfig", "-"))])
+                                ("x86_64-defconfig", "ee"))])
         r = data.Results(self.d, self.m)
         self.assertEqual([x for x in cli.stale(r, {
-            "kernel:stock-bench": "aa", "kernel:fork-bench": "bb"})
+            "kernel:stock-bench": "aa", "kernel:fork-bench": "bb",
+            "kernel:x86_64-defconfig": "ee"})
             if x[0] == "tagcounts.csv"], [
             ("tagcounts.csv", "stock-bench", "dd")])
+        self.assertEqual([x for x in cli.stale(r, {
+            "kernel:stock-bench": "dd", "kernel:fork-bench": "bb"})
+            if x[0] == "tagcounts.csv"], [
+            ("tagcounts.csv", "x86_64-defconfig", "ee")])
 
     def test_object_through_the_series(self):
         # Each patch's row with what it adds and the whole over stock;
