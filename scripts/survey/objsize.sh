@@ -1,14 +1,13 @@
 #!/bin/bash
 # The sizes of the objects the series changes most, in the kernels of the
 # benchmark matrix's rows and the test kernels (survey_kernels in
-# common.sh): one row per
-# kernel and object in results/objsize.csv, the bytes of its allocated
-# sections by kind (text: executable; rodata: read-only; data: writable;
-# bss: no bytes in the file), read with readelf from the relocatable
-# object, so that any architecture's reads alike.  Each kernel is built
-# first (build_current: nothing to do when its build is of the tree), so
-# that every size is of the tree, and its row records the
-# kernel's inputs (kernel_inputs, benchmarks/lib.sh), which the report
+# common.sh): one row per kernel and object in results/objsize.csv, the
+# bytes of its allocated sections by kind (text: executable; rodata:
+# read-only; data: writable; bss: no bytes in the file), read with readelf
+# from the relocatable object, so that any architecture's reads alike.
+# Each kernel is built first (build_current: nothing to do when its build
+# is of the tree), so that every size is of the tree, and its row records
+# the kernel's inputs (kernel_inputs, benchmarks/lib.sh), which the report
 # checks against the tree's.  Part of 'make survey' (scripts/survey/run.sh);
 # the report holds mm/slub.o to its stock peer's (benchmarks/report/targets.txt).
 set -eu

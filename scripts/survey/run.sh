@@ -2,7 +2,8 @@
 # 'make survey': the page-flag budget of every configuration the issue names
 # (results/pageflags.csv and .md), and the allocation tag counts and the
 # sizes of the series' main objects of the kernels the project builds
-# (results/tagcounts.csv and .md, results/objsize.csv and .md).
+# (results/tagcounts.csv and .md, results/objsize.csv and .md), and
+# mm/slub.o after each patch of the series (results/objsize-series.csv).
 #
 # Environment:
 #   SURVEY_DEFCONFIG=0  skip building x86_64 defconfig + profiling for its
