@@ -67,10 +67,13 @@ def stale(r, inputs):
     out += [("capture/bpf.csv", "", h) for h in sorted(
         {c["inputs"] for c in capture.load_bpf(r.path("capture"))})
         if h != inputs.get("bpf")]
-    # make survey's object sizes and tag counts, each kernel's by its own
-    # inputs ("guest-" names a guest kernel)
+    # make survey's object sizes, tag counts and mm/slub.o through the
+    # series, each kernel's by its own inputs ("guest-" names a guest
+    # kernel)
     for name, rows in (("objsize.csv", r.objsize()),
-                       ("tagcounts.csv", r.optional_csv("tagcounts.csv"))):
+                       ("tagcounts.csv", r.optional_csv("tagcounts.csv")),
+                       ("objsize-series.csv",
+                        r.optional_csv("objsize-series.csv"))):
         read = {}
         for x in rows:
             c = x["config"]
@@ -79,12 +82,6 @@ def stale(r, inputs):
         out += [(name, k, ", ".join(sorted(hs)))
                 for k, hs in sorted(read.items())
                 if "-" in hs or hs != {inputs.get("kernel:" + k)}]
-    # The object through the series, at the series of one kernel's tree
-    hs = {x.get("inputs") or "-" for x in r.optional_csv("objsize-series.csv")}
-    ks = {x["config"] for x in r.optional_csv("objsize-series.csv")}
-    if hs and ("-" in hs or len(ks) != 1 or
-               hs != {inputs.get("kernel:" + ks.pop())}):
-        out.append(("objsize-series.csv", "", ", ".join(sorted(hs))))
     return out
 
 

@@ -91,70 +91,94 @@ def matches(rule, frames, src):
                for fn, place in frames)
 
 
+def first(rules, frames, src):
+    """The name of the first of @rules (but the call site's) that an
+    instruction inlined through @frames matches, or None."""
+    for rule in rules:
+        if rule.function != SITE and matches(rule, frames, src):
+            return rule.op
+    return None
+
+
+def tally(spec, r, case):
+    """({op: n}, {kind: n}) of the row's trace of @case, per pair: each
+    instruction outside the benchmark module counted for the first op
+    rule it matches, else for the first rest rule; or None when the trace
+    does not say where its instructions came from."""
+    steps = r.trace_steps(spec.row, case)
+    if not steps or any(fr is None for fn, fr in steps if fn != MODULE):
+        return None
+    src = r.trace_source(spec.row, case)
+    ops, rest = dict.fromkeys(spec.ops, 0), dict.fromkeys(spec.rest, 0)
+    for fn, frames in steps:
+        if fn == MODULE:
+            continue
+        op = first(spec.rules, frames, src)
+        if op is not None:
+            ops[op] += 1
+        else:
+            kind = first(spec.rest_rules, frames, src)
+            if kind is not None:
+                rest[kind] += 1
+    # A batch case's trace is a round of pairs: everything per pair.
+    n = r.trace_pairs(spec.row, case)
+    return ({k: v / n for k, v in ops.items()},
+            {k: v / n for k, v in rest.items()})
+
+
 def count(spec, r, case):
     """{op: instructions} of @case, or None when the row's trace of it does
     not say where its instructions came from.  An instruction counts for the
     first rule it matches; the call site's rule (FUNCTION "-") counts the
     row's instructions in the benchmark module over its baseline's."""
-    steps = r.trace_steps(spec.row, case)
-    if not steps or any(fr is None for fn, fr in steps if fn != MODULE):
+    got = tally(spec, r, case)
+    if got is None:
         return None
-    src = r.trace_source(spec.row, case)
-    per = dict.fromkeys(spec.ops, 0)
-    for fn, frames in steps:
-        if fn == MODULE:
-            continue
-        for rule in spec.rules:
-            if rule.function != SITE and matches(rule, frames, src):
-                per[rule.op] += 1
-                break
-    # A batch case's trace is a round of pairs: everything per pair.
+    per = got[0]
     n = r.trace_pairs(spec.row, case)
-    per = {op: v / n for op, v in per.items()}
     for rule in spec.rules:
         if rule.function == SITE:
             bname = r.matrix[spec.row].baseline
             base = r.trace_counts(bname, case)
             if base is None:
                 return None
-            mine = sum(1 for fn, _ in steps if fn == MODULE) / n
+            mine = sum(1 for fn, _ in r.trace_steps(spec.row, case)
+                       if fn == MODULE) / n
             theirs = base.get(MODULE, 0) / r.trace_pairs(bname, case)
             per[rule.op] += max(0, mine - theirs)
     return per
 
 
 def budget(spec, r, case):
-    """(header, rows) of where the spec's row's pair goes over its
-    baseline: the essential operations, then each kind of the rest of the
-    tagging code (budget.txt's rules: an instruction no 'op' rule takes,
-    counted for the first of them it matches), then what is left of
-    the pair's difference, the code around the hooks; or None when it
-    cannot be counted."""
+    """Where the spec's row's pair of @case goes over its baseline, as
+    (essential, {kind: n}, around, over): the essential operations, each
+    kind of the rest of the tagging code (budget.txt's rules), what is
+    left of the pair's difference (the code around the hooks) and the
+    difference; or None when it cannot be counted."""
     per = count(spec, r, case)
     bname = r.matrix[spec.row].baseline
     base = r.trace_counts(bname, case)
     if per is None or base is None or not spec.rest_rules:
         return None
-    n = r.trace_pairs(spec.row, case)
-    src = r.trace_source(spec.row, case)
-    rest = dict.fromkeys(spec.rest, 0)
-    for fn, frames in r.trace_steps(spec.row, case):
-        if fn == MODULE or any(
-                x.function != SITE and matches(x, frames, src)
-                for x in spec.rules):
-            continue
-        for rule in spec.rest_rules:
-            if matches(rule, frames, src):
-                rest[rule.op] += 1
-                break
-    over = sum(r.trace_counts(spec.row, case).values()) / n - \
+    rest = tally(spec, r, case)[1]
+    over = sum(r.trace_counts(spec.row, case).values()) / \
+        r.trace_pairs(spec.row, case) - \
         sum(base.values()) / r.trace_pairs(bname, case)
     essential = sum(per.values())
+    return essential, rest, over - essential - sum(rest.values()), over
+
+
+def budget_table(spec, r, case):
+    """(header, rows) of budget(), or None."""
+    got = budget(spec, r, case)
+    if got is None:
+        return None
+    essential, rest, around, over = got
     rows = [["the essential operations", fmt(essential)]]
-    rows += [["`%s`" % k, fmt(v / n)] for k, v in rest.items()]
-    left = over - essential - sum(rest.values()) / n
-    rows.append(["elsewhere: the code around the hooks", fmt(left, "+")])
-    rows.append(["**over `%s`**" % bname, "**%s**" % fmt(over, "+")])
+    rows += [["`%s`" % k, fmt(v)] for k, v in rest.items()]
+    rows.append(["elsewhere: the code around the hooks", fmt(around, "+")])
+    rows.append(["**over `%s`**" % r.matrix[spec.row].baseline,
+                 "**%s**" % fmt(over, "+")])
     return ["part of %s pair" % owner(spec), "instructions"], rows
 
 

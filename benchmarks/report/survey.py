@@ -244,18 +244,16 @@ def objsize_series(rows):
            "over stock." % (
                cfg, ", ".join(sorted({r["project_commit"] for r in rows})),
                ", ".join(sorted({r["date"] for r in rows}))), ""]
-    body, prev, last = [], None, None
+    body, last = [], None
     for r in rows:
-        t = int(r["text"])
-        sizes = [r[k] for k in OBJSIZE_PARTS]
-        if sizes == last:
+        if last and all(r[k] == last[k] for k in OBJSIZE_PARTS):
             continue
-        last = sizes
-        body.append([r["patch"], r["subject"], r["text"],
-                     "" if prev is None else "%+d" % (t - prev),
-                     "" if prev is None else "%+d" % (t - int(rows[0]["text"])),
-                     r["rodata"], r["data"]])
-        prev = t
+        t = int(r["text"])
+        body.append([r["patch"], r["subject"], r["text"]] + (
+            ["", ""] if last is None else
+            ["%+d" % (t - int(last["text"])),
+             "%+d" % (t - int(rows[0]["text"]))]) + [r["rodata"], r["data"]])
+        last = r
     out.append(table(["patch", "subject", "text", "text added",
                       "text over stock", "rodata", "data"], body))
     out.append("")

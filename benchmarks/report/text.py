@@ -131,11 +131,10 @@ def by_kind(r, row, other, case):
     got = limit.budget(spec, r, case)
     if got is None:
         return ""
-    rows = got[1][:-1]
-    cells = ["essential operations %s" % rows[0][1]]
-    cells += ["%s %s" % (k.strip("`"), v) for k, v in rows[1:-1]
-              if float(v) != 0]
-    cells.append("code around the hooks %s" % rows[-1][1])
+    essential, rest, around, _ = got
+    cells = ["essential operations %s" % limit.fmt(essential)]
+    cells += ["%s %s" % (k, limit.fmt(v)) for k, v in rest.items() if v]
+    cells.append("code around the hooks %s" % limit.fmt(around, "+"))
     return "; by kind (trace/README.md): " + ", ".join(cells)
 
 

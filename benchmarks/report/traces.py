@@ -101,7 +101,7 @@ def budget_section(spec, r, case):
     """Where the whole of the spec's row's pair goes over its baseline:
     the essential operations, each other kind of tagging code, and the
     code around the hooks."""
-    got = limit.budget(spec, r, case)
+    got = limit.budget_table(spec, r, case)
     if got is None:
         return []
     return ["#### Where all of %s pair goes\n" % limit.owner(spec),

@@ -74,9 +74,12 @@ build_current() {
 		die "building $1 failed (scripts/build-kernel.sh $1)"
 }
 
-# sizes OBJECT: "TEXT RODATA DATA BSS", bytes of its SHF_ALLOC sections
+# sizes OBJECT: "TEXT RODATA DATA BSS", bytes of its SHF_ALLOC sections;
+# fails when readelf cannot read OBJECT
 sizes() {
-	readelf -S -W "$1" | awk '
+	local sections
+	sections=$(readelf -S -W "$1") || return 1
+	printf '%s\n' "$sections" | awk '
 		function hex(h,   i, v) {
 			v = 0
 			for (i = 1; i <= length(h); i++)

@@ -2,10 +2,11 @@
 # mm/slub.o through the series: its sizes (as objsize.sh reads them) in
 # fork-bench's configuration on stock 7.3 and after each patch (a header's
 # inline functions change it as much as mm/slub.c does), so that what
-# each patch adds to the object the slab maintainers read is measured, not
-# quoted.  One row a patch in results/objsize-series.csv, which records fork-bench's
-# kernel_inputs (benchmarks/lib.sh): the report lists it as stale when the
-# series moves.  Part of 'make survey' (scripts/survey/run.sh).
+# each patch adds to the object the slab maintainers read is measured,
+# not quoted.  One row a patch in results/objsize-series.csv, which
+# records fork-bench's kernel_inputs (benchmarks/lib.sh): the report
+# lists it as stale when the series moves.  Part of 'make survey'
+# (scripts/survey/run.sh).
 #
 # Work: a detached worktree of the fork's tree in $BUILD/survey/series-src
 # and one output directory beside it (20 s to a minute a patch with
@@ -48,7 +49,7 @@ size_at() {
 	"${kmake[@]}" olddefconfig >"$out/build.log" 2>&1 &&
 		"${kmake[@]}" "$object" >>"$out/build.log" 2>&1 ||
 		{ tail -20 "$out/build.log" >&2; die "building $object at $1 failed (log $out/build.log)"; }
-	sizes "$out/$object"
+	sizes "$out/$object" || die "readelf failed on $out/$object"
 }
 
 echo "patch,subject,object,text,rodata,data,bss,config,inputs,project_commit,date" >"$csv.tmp"
@@ -59,12 +60,12 @@ row() { # PATCH SUBJECT SIZES
 		"$inputs" "$project_commit" "$today" >>"$csv.tmp"
 	log "$object: $1: text $text"
 }
-row stock "the source the series applies to" \
-	"$(size_at "$(git -C "$FORK_SRC" rev-parse pristine)")"
+v=$(size_at "$(git -C "$FORK_SRC" rev-parse pristine)")
+row stock "the source the series applies to" "$v"
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
-	row "${patches[$i]%%-*}" "$(git -C "$FORK_SRC" log -1 --format=%s "$c")" \
-		"$(size_at "$c")"
+	v=$(size_at "$c")
+	row "${patches[$i]%%-*}" "$(git -C "$FORK_SRC" log -1 --format=%s "$c")" "$v"
 done
 mv "$csv.tmp" "$csv"
 log "objects: $object through the series in results/objsize-series.csv"

@@ -32,8 +32,8 @@ for k in $(survey_kernels); do
 	for o in $objects; do
 		# Not built in this configuration (no profiling, no memcg)
 		[ -f "$d/$o" ] || continue
-		read -r text rodata data bss <<<"$(sizes "$d/$o")" ||
-			die "readelf failed on $d/$o"
+		v=$(sizes "$d/$o") || die "readelf failed on $d/$o"
+		read -r text rodata data bss <<<"$v"
 		csv_row "guest-$k" "$o" "$text" "$rodata" "$data" "$bss" \
 			"$kver" "$inputs" "$project_commit" "$today" >>"$csv.tmp"
 		n=$((n + 1))

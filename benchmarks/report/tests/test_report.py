@@ -1004,12 +1004,12 @@ class TargetsTest(Fixture):
                     if x[0] == "objsize-series.csv"]
         self.assertEqual(series({"kernel:fork-bench": "bb"}), [])
         self.assertEqual(series({"kernel:fork-bench": "cc"}),
-                         [("objsize-series.csv", "", "bb")])
+                         [("objsize-series.csv", "fork-bench", "bb")])
         rows[1]["inputs"] = ""
         write_csv(os.path.join(self.d, "objsize-series.csv"), cols, rows)
         r = data.Results(self.d, self.m)
         self.assertEqual(series({"kernel:fork-bench": "bb"}),
-                         [("objsize-series.csv", "", "-, bb")])
+                         [("objsize-series.csv", "fork-bench", "-, bb")])
 
     def test_boot_at_the_tick(self):
         # Figures in whole microseconds: one tick late is within the
@@ -1573,7 +1573,9 @@ op load get_idx
         spec = limit.load(self.spec_path, self.rest_path)
         self.assertEqual((spec.rest, len(spec.rest_rules)),
                          (["keys", "slot", "tests"], 3))
-        hdr, rows = limit.budget(spec, r, "page-0")
+        self.assertEqual(limit.budget(spec, r, "page-0"),
+                         (2, {"keys": 1, "slot": 2, "tests": 1}, -1, 5))
+        hdr, rows = limit.budget_table(spec, r, "page-0")
         # fork-a 17 against off's 12: site 1 + store 1, keys 1, slot 2,
         # tests 1, and 9 - 10 around the hooks
         self.assertEqual(rows, [["the essential operations", "2"],
@@ -1582,7 +1584,7 @@ op load get_idx
                                 ["elsewhere: the code around the hooks", "-1"],
                                 ["**over `off`**", "**+5**"]])
         # No rest rules: no budget.
-        self.assertIsNone(limit.budget(
+        self.assertIsNone(limit.budget_table(
             spec._replace(rest=[], rest_rules=[]), r, "page-0"))
 
 
