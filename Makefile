@@ -3,7 +3,7 @@
 #   make results   fetch, patch, build, boot, measure, publish results/
 #   make test      everything checked; closes with "N passed, N failed"
 #   make test-stock   make test with stock 7.3 booted beside the fork, as the reference
-#   make bench, make trace, make bootprof, make survey, make capture, make layout   the measuring parts of 'make results'
+#   make bench, make trace, make bootprof, make survey, make capture, make aslr   the measuring parts of 'make results'
 #   make report    every table, plot and README of results/ from its raw data (last in 'make results')
 #   make rfc       each posting of the series into results/rfc/X/, every patch and head built
 #
@@ -24,7 +24,7 @@ ifdef JOBS
 export JOBS
 endif
 
-.PHONY: all deps source build boot test test-stock results bench trace bootprof survey capture layout report rfc link-tags export-patches clean distclean help
+.PHONY: all deps source build boot test test-stock results bench trace bootprof survey capture aslr report rfc link-tags export-patches clean distclean help
 
 all: build
 
@@ -60,7 +60,7 @@ test-stock:
 # the report renders once everything is measured (a recipe, not a
 # prerequisite, so that make -j does not render it beside the steps, which
 # take turns on the build directory: build_lock in scripts/lib.sh).
-results: bench trace bootprof survey capture layout
+results: bench trace bootprof survey capture aslr
 	@$(MAKE) --no-print-directory report
 
 bench: source link-tags
@@ -88,10 +88,10 @@ survey: source link-tags
 	@scripts/survey/run.sh
 
 # The judged workloads again with user address randomization off
-# (results/layout.csv): what their figures owe to where mappings land.
-layout: source link-tags
+# (results/aslr.csv): what their figures owe to where mappings land.
+aslr: source link-tags
 	@scripts/deps.sh build qemu results
-	@scripts/survey/layout.sh
+	@scripts/survey/aslr.sh
 
 # Render results/ (README.md, targets.csv, plots, trace/ and bootprof/
 # READMEs, pageflags.md, tagcounts.md) and README.md's headline from the

@@ -13,6 +13,7 @@ RESULTS-DIR (default results) gets, from what it holds:
   pageflags.csv      pageflags.md
   tagcounts.csv      tagcounts.md
   objsize.csv        objsize.md (with objsize-series.csv)
+  aslr.csv         aslr.md (with perf.csv)
   capture/*.csv      capture/README.md and capture/flame.svg
   inputs.txt         benchmarks/inputs-hash.sh's "ROW INPUTS" lines and
                      scripts/survey/inputs.sh's "kernel:KERNEL INPUTS"
@@ -29,7 +30,7 @@ bad input.
 import os
 import sys
 
-from . import capture, data, plots, survey, targets, text, traces, tree
+from . import capture, aslr, data, plots, survey, targets, text, traces, tree
 from .matrix import MatrixError
 
 
@@ -70,6 +71,12 @@ def stale(r, inputs):
     # make survey's object sizes, tag counts and mm/slub.o through the
     # series, each kernel's by its own inputs ("guest-" names a guest
     # kernel)
+    # make aslr's runs, a row's by its inputs, as make bench's
+    read = {}
+    for x in r.optional_csv("aslr.csv"):
+        read.setdefault(x["row"], set()).add(x.get("inputs") or "-")
+    out += [("aslr.csv", k, ", ".join(sorted(hs)))
+            for k, hs in sorted(read.items()) if hs != {inputs.get(k)}]
     for name, rows in (("objsize.csv", r.objsize()),
                        ("tagcounts.csv", r.optional_csv("tagcounts.csv")),
                        ("objsize-series.csv",
@@ -134,6 +141,8 @@ def render(d, readme=None, draw=True, docs=None):
         print("benchmarks.report: warning: %s %s (%s) was measured on other "
               "inputs than the tree's: 'make results' measures it again"
               % (place, name, h), file=sys.stderr)
+    if r.has("aslr.csv"):
+        write(r.path("aslr.md"), aslr.render(r))
     judged = targets.judge(r)
     targets.write(r.path("targets.csv"), judged)
     made = plots.write(r, judged, draw)

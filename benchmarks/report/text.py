@@ -266,6 +266,15 @@ def trajectory_counts(r, rows):
                      for k, v in by.items())
 
 
+# The workloads' runs place every process's mappings at random, and one
+# kernel binary places them alike in every boot; make aslr's runs do not.
+ASLR_NOTE = (" Every trajectory of one kernel places the workloads' "
+             "mappings alike, at random addresses that depend on the "
+             "binary: [aslr.md](aslr.md) runs the rows of the workloads "
+             "targets again with `norandmaps` and judges the targets on "
+             "those runs too.")
+
+
 def workloads(r, rows, judged):
     """The workloads' table of rows, with how its figures are combined,
     and how wide the noise is for each workloads target over them."""
@@ -277,8 +286,10 @@ def workloads(r, rows, judged):
            "of the median; `-` for a row of one trajectory, which has "
            "none). On the workloads, %s. The counters are those of "
            "trajectory 1's median repeat. Targets over these figures are "
-           "judged on the trajectories' extremes, as Targets says.\n" % (
-               r.TRAJ_RULE, trajectory_counts(r, rows)),
+           "judged on the trajectories' extremes, as Targets says.%s\n" % (
+               r.TRAJ_RULE, trajectory_counts(r, rows),
+               ASLR_NOTE if {x["row"] for x in r.optional_csv("aslr.csv")}
+               & set(rows) else ""),
            md((hdr, lines)) + "\n"]
     for j in judged:
         if j["kind"] in targets.WORKLOAD_KINDS and j["row"] in rows and \
@@ -711,6 +722,8 @@ def readme(r, judged, plots, stale=()):
         ("pageflags.md", "page-flag budget survey"),
         ("tagcounts.md", "allocation tag counts"),
         ("objsize.md", "object sizes of the kernels built"),
+        ("aslr.md", "the judged workloads with user address "
+         "randomization off, beside make bench's"),
         ("capture/README.md", "context capture: what it costs, one call "
          "site's stacks and their flame graph, an alloctop snapshot"),
         ("rfc", "RFC material")) if r.has(f) or

@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 from benchmarks.report import __main__ as cli
-from benchmarks.report import attribution, capture, data, hostload, limit, matrix, survey, tables, targets, text, traces, tree
+from benchmarks.report import attribution, capture, data, hostload, aslr, limit, matrix, survey, tables, targets, text, traces, tree
 from benchmarks.report.fmt import bench_label
 from benchmarks.report.targets import Target
 from benchmarks.report.text import other_section
@@ -1090,6 +1090,63 @@ class TargetsTest(Fixture):
         self.assertEqual(data.Results(self.d, self.m).csv("targets.csv"),
                          [{k: v for k, v in t.items() if k != "failing"}
                           for t in judged])
+
+
+class AslrTest(Fixture):
+    # files, instructions an op: make bench's runs and make aslr's
+    # (norandmaps), rows of two trees.  other, the second tree's
+    # baseline, runs 100 more than off in make bench and 10 in make aslr's
+    # runs: fork-other adds 150 over it in the one, 80 in the other,
+    # against stock-a's 200 over off.
+    BENCH = {"off": 1000.0, "other": 1100.0, "stock-a": 1200.0,
+             "fork-other": 1250.0}
+    LAYOUT = {"off": 1000.0, "other": 1010.0, "stock-a": 1200.0,
+              "fork-other": 1090.0}
+    SHARE = Target("workloads_share", "fork-other", limit="1/2",
+                   vs="stock-a")
+    traj_results = TargetsTest.traj_results
+
+    def aslr_results(self):
+        r = self.traj_results({(x, "files"): [[v]]
+                               for x, v in self.BENCH.items()})
+        with open(os.path.join(self.d, "perf.csv"), newline="") as f:
+            perf = list(csv.DictReader(f))
+        lines = [dict(x, ns_per_op="%.2f" % self.LAYOUT[x["row"]],
+                      harness_args="nolapic_timer norandmaps")
+                 for x in perf]
+        write_csv(os.path.join(self.d, "aslr.csv"), list(perf[0]), lines)
+        return data.Results(self.d, self.m)
+
+    def test_render(self):
+        r = self.aslr_results()
+        md = aslr.render(r, [self.SHARE])
+        # The baselines of the two trees, over each other, in both.
+        self.assertIn("| files | `other` over `off` | +100.0 (+10.0%) | "
+                      "+10.0 (+1.0%) |", md)
+        # The target on make bench's runs and on these.
+        self.assertIn("| not met: files (+150.0 vs +200.0); not measured: "
+                      "messaging; spawn; stream; pagefault; forkexit | not "
+                      "measured: messaging; spawn; stream; pagefault; "
+                      "forkexit (met on the rest) |", md)
+        self.assertIn("| fork-other | files | 1250.0 (1250.0 to 1250.0) | "
+                      "1090.0 (1090.0 to 1090.0) |", md)
+        self.assertIn("`nolapic_timer norandmaps`", md)
+        # Without aslr.csv's lines a row is not measured there.
+        lay = aslr.Aslr(r)
+        self.assertEqual(lay.perf_span("fork-other", "files"),
+                         (1090.0, 1090.0, 1090.0))
+        self.assertEqual(r.perf_span("fork-other", "files"),
+                         (1250.0, 1250.0, 1250.0))
+
+    def test_stale(self):
+        r = self.aslr_results()
+        inputs = {x: "0123456789abcdef" for x in self.BENCH}
+
+        def runs(inputs):
+            return [x for x in cli.stale(r, inputs) if x[0] == "aslr.csv"]
+        self.assertEqual(runs(inputs), [])
+        self.assertEqual(runs(dict(inputs, other="x")),
+                         [("aslr.csv", "other", "0123456789abcdef")])
 
 
 class AttributionTest(Fixture):

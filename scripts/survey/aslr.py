@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""results/layout.csv, a row at a time (scripts/survey/layout.sh).
+"""results/aslr.csv, a row at a time (scripts/survey/aslr.sh).
 
-  layout.py current OUT ROW INPUTS    exit 0 if OUT holds ROW's lines, all
+  aslr.py current OUT ROW INPUTS    exit 0 if OUT holds ROW's lines, all
                                       measured on INPUTS
-  layout.py merge OUT PERF ROW...     replace each ROW's lines of OUT by
+  aslr.py merge OUT PERF ROW...     replace each ROW's lines of OUT by
                                       its icount runs' lines of PERF (a
                                       perf.csv of benchmarks/run.sh),
                                       through a temporary file and rename
@@ -26,16 +26,16 @@ def current(out, row, inputs):
 def merge(out, perf, rows):
     header, new = read(perf)
     if header is None:
-        sys.exit("layout.py: %s: missing or empty" % perf)
+        sys.exit("aslr.py: %s: missing or empty" % perf)
     old_header, old = read(out)
     if old_header is not None and old_header != header:
-        sys.exit("layout.py: %s has other columns than %s: measure every "
+        sys.exit("aslr.py: %s has other columns than %s: measure every "
                  "row again (FULL=1)" % (out, perf))
     add = [raw for f, raw in new
            if f.get("row") in rows and f.get("icount") != "off"]
     for r in rows:
         if not any(f.get("row") == r for f, _ in new):
-            sys.exit("layout.py: %s has no line of row %s" % (perf, r))
+            sys.exit("aslr.py: %s has no line of row %s" % (perf, r))
     keep = [raw for f, raw in old if f.get("row") not in rows]
     with open(out + ".tmp", "w", newline="") as f:
         f.write(header)
