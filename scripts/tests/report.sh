@@ -93,5 +93,27 @@ printf '%s\n' date,commit,inputs,row,y '3,e,D,r2,5' >"$tmp/work/boot.csv"
 cr merge "$tmp/res" "$tmp/work" r2 2>/dev/null || { echo "FAIL: csvrows: no merge over a new header"; fail=1; }
 want "csvrows merge, new header" "$(cat "$tmp/res/boot.csv")" \
 	"$(printf '%s\n' date,commit,inputs,row,y '1,c,A,r1,' '3,e,D,r2,5')"
+# scripts/survey/aslr.py: results/aslr.csv a row at a time, from a
+# perf.csv of benchmarks/run.sh: a row's icount lines only, the other
+# rows' kept; a row the run has no line of, or a header of other columns,
+# is an error that writes nothing.
+h=date,inputs,row,icount,ns_per_op
+printf '%s\n' $h '1,A,r1,"shift=0,sleep=off",10' '1,A,r2,"shift=0,sleep=off",20' >"$tmp/aslr.csv"
+printf '%s\n' $h '2,C,r2,"shift=0,sleep=off",21' '2,C,r2,off,99' '2,C,r1,"shift=0,sleep=off",11' \
+	>"$tmp/work/perf.csv"
+as() { python3 scripts/survey/aslr.py "$@"; }
+as current "$tmp/aslr.csv" r1 A || { echo "FAIL: aslr.py: r1 on A not current"; fail=1; }
+! as current "$tmp/aslr.csv" r1 C || { echo "FAIL: aslr.py: r1 current on C"; fail=1; }
+! as current "$tmp/nothing.csv" r1 A || { echo "FAIL: aslr.py: current without a file"; fail=1; }
+as merge "$tmp/aslr.csv" "$tmp/work/perf.csv" r2
+want "aslr.py merge" "$(cat "$tmp/aslr.csv")" \
+	"$(printf '%s\n' $h '1,A,r1,"shift=0,sleep=off",10' '2,C,r2,"shift=0,sleep=off",21')"
+cp "$tmp/aslr.csv" "$tmp/aslr.before"
+! as merge "$tmp/aslr.csv" "$tmp/work/perf.csv" r3 2>/dev/null ||
+	{ echo "FAIL: aslr.py: merged a row the run has no line of"; fail=1; }
+printf '%s\n' date,inputs,row,icount,other '2,C,r1,x,1' >"$tmp/work/other.csv"
+! as merge "$tmp/aslr.csv" "$tmp/work/other.csv" r1 2>/dev/null ||
+	{ echo "FAIL: aslr.py: merged over other columns"; fail=1; }
+cmp -s "$tmp/aslr.csv" "$tmp/aslr.before" || { echo "FAIL: aslr.py: a failed merge wrote"; fail=1; }
 [ $fail = 0 ] && echo "report: data, targets and both matrix readers"
 exit $fail
