@@ -37,6 +37,29 @@ def baseline_pairs(r, tlist):
     return out
 
 
+# The functions that allocate, clear and free a process's page tables
+# (and the pages it faults in: clearing is one function for both).
+PAGE_TABLE_FUNCS = ("pgd_alloc", "__pud_alloc", "__pmd_alloc",
+                    "pte_alloc_one", "free_pgd_range",
+                    "clear_highpages_kasan_tagged")
+
+
+def page_table_lines(r, pairs, works):
+    """[workload, kernels, function, instructions an op] where make
+    bootprof's workload profiles of a pair differ in a page-table
+    function by half an instruction an op or more."""
+    out = []
+    for a, b in pairs:
+        for w in works:
+            d = r.profile_over(a, b, w)
+            if d is None:
+                continue
+            out += [[w, "`%s` over `%s`" % (a, b), "`%s`" % f,
+                     "%+.1f" % d[f]] for f in PAGE_TABLE_FUNCS
+                    if abs(d.get(f, 0)) >= 0.5]
+    return out
+
+
 def over(r, row, base, w):
     """row's median figure of workload w over base's, as "+D (+P%)", or
     "" where either has none."""
@@ -103,6 +126,16 @@ def render(r, tlist=None):
         out.append(md((["workload", "kernels", "make bench",
                         "norandmaps"], body), left=2))
         out.append("")
+        pt = page_table_lines(r, pairs, works)
+        if pt:
+            out += ["In `make bootprof`'s workload profiles (default "
+                    "placement, one boot, kernel instructions an op: "
+                    "[bootprof/README.md](bootprof/README.md)), the same "
+                    "two kernels differ in the functions that allocate, "
+                    "clear and free page tables:", ""]
+            out.append(md((["workload", "kernels", "function",
+                            "difference"], pt), left=3))
+            out.append("")
     if tlist:
         bench = targets.judge(r, tlist)
         moved = targets.judge(lay, tlist)

@@ -1138,6 +1138,27 @@ class AslrTest(Fixture):
         self.assertEqual(r.perf_span("fork-other", "files"),
                          (1250.0, 1250.0, 1250.0))
 
+    def test_page_tables(self):
+        # make bootprof's files profiles: other clears one page more than
+        # off and allocates a PUD page more, every other op (2 ops).
+        r = self.aslr_results()
+        for x, counts in (("off", {"f": 10, "__pud_alloc": 60,
+                                   "clear_highpages_kasan_tagged": 1040}),
+                          ("other", {"f": 10, "__pud_alloc": 120,
+                                     "clear_highpages_kasan_tagged": 2080})):
+            os.makedirs(os.path.join(self.d, "bootprof", "files"),
+                        exist_ok=True)
+            with open(os.path.join(self.d, "bootprof", "files",
+                                   x + ".tsv"), "w") as f:
+                f.write("# row=%s ops=2\n" % x + "".join(
+                    "%s\t%d\n" % kv for kv in counts.items()))
+        md = aslr.render(r, [self.SHARE])
+        self.assertIn("| files | `other` over `off` | `__pud_alloc` | "
+                      "+30.0 |", md)
+        self.assertIn("| files | `other` over `off` | "
+                      "`clear_highpages_kasan_tagged` | +520.0 |", md)
+        self.assertNotIn("| `f` |", md)
+
     def test_stale(self):
         r = self.aslr_results()
         inputs = {x: "0123456789abcdef" for x in self.BENCH}
