@@ -266,13 +266,13 @@ def trajectory_counts(r, rows):
                      for k, v in by.items())
 
 
-# The workloads' runs place every process's mappings at random, and one
-# kernel binary places them alike in every boot; make aslr's runs do not.
-ASLR_NOTE = (" Every trajectory of one kernel places the workloads' "
-             "mappings alike, at random addresses that depend on the "
-             "binary: [aslr.md](aslr.md) runs the rows of the workloads "
-             "targets again with `norandmaps` and judges the targets on "
-             "those runs too.")
+# make bench's workloads map at random places, which its trajectories
+# sample a few of; make aslr's runs place every mapping alike.
+ASLR_NOTE = (" Each trajectory places the workloads' mappings at random, "
+             "as its kernel binary and its timing draw them: "
+             "[aslr.md](aslr.md) runs the rows of the workloads targets "
+             "again with `norandmaps` and judges the targets on those "
+             "runs too.")
 
 
 def workloads(r, rows, judged):

@@ -6,17 +6,17 @@
 # them with "norandmaps" added to every boot's kernel arguments
 # (HARNESS_ARGS, recorded in the harness_args column), icount runs only.
 #
-# Why: a guest's entropy under -icount is the same in every boot of one
-# kernel binary and differs between binaries, so make bench's workloads
-# place their stacks and mappings at addresses that depend on the kernel
-# built, and a process whose mappings straddle one more page-table
-# boundary allocates and clears one more page-table page.  make bench's
-# trajectories start the work at other phases of the tick and do not move
-# the mappings.  With norandmaps every kernel places them alike, and what
-# two kernels running the same code (off and off-fork) still differ by is
-# the rest: code layout and the paths the scheduler takes.  The report
-# (aslr.md) sets these figures beside make bench's and judges the
-# workloads targets on them too.
+# Why: under -icount a boot replays exactly, so the guest's randomness,
+# and with it where make bench's workloads map their stacks and
+# libraries, is a function of the kernel binary and of the trajectory's
+# timing: each row samples as many placements as it has trajectories,
+# each kernel its own, and a process whose mappings straddle one more
+# page-table boundary allocates and clears one more page-table page.
+# With norandmaps every kernel places them alike, and what two kernels
+# running the same code (off and off-fork) still differ by is the rest:
+# code layout and the paths the scheduler takes.  The report (aslr.md)
+# sets these figures beside make bench's and judges the workloads targets
+# on them too.
 #
 # A row whose lines in results/aslr.csv were measured on its present
 # inputs (row_inputs) is kept; the others are measured in $BUILD/aslr/bench
