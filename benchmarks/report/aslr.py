@@ -100,8 +100,8 @@ def render(r, tlist=None):
            "`make aslr` (`scripts/survey/aslr.sh`) runs `make bench`'s "
            "workloads again on the rows the workloads targets compare, "
            "booted with `norandmaps`, so that every process maps its "
-           "stack, libraries and heap at the same addresses in every "
-           "kernel.  `make bench` boots with the guest's default, "
+           "stack, heap and other mappings at the same addresses in "
+           "every kernel.  `make bench` boots with the guest's default, "
            "randomized placement.  Under `-icount` a boot replays "
            "exactly, so the guest's randomness, and with it where each "
            "process's mappings land, is a function of the kernel binary "
@@ -118,10 +118,11 @@ def render(r, tlist=None):
     if pairs:
         out += ["## The same code in two kernels", "",
                 "Each tree's kernel with profiling compiled out, over the "
-                "other tree's: the series changes nothing these workloads "
-                "run there, so what one adds over the other is where their "
-                "mappings landed (and code layout).  The workloads targets "
-                "take each side over its own tree's baseline.", ""]
+                "other tree's: what the series changes in such a kernel "
+                "is little (`off-fork` in results/README.md), so what one "
+                "adds over the other is mostly where their mappings "
+                "landed, and code layout.  The workloads targets take "
+                "each side over its own tree's baseline.", ""]
         body = [[w, "`%s` over `%s`" % (a, b), over(r, a, b, w),
                  over(lay, a, b, w)] for a, b in pairs for w in works]
         out.append(md((["workload", "kernels", "make bench",
