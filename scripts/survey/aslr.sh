@@ -7,8 +7,8 @@
 # (HARNESS_ARGS, recorded in the harness_args column), icount runs only.
 #
 # Why: under -icount a boot replays exactly, so the guest's randomness,
-# and with it where make bench's workloads map their stacks and
-# libraries, is a function of the kernel binary and of the trajectory's
+# and with it where make bench's workloads place their stacks, heaps and
+# other mappings, is a function of the kernel binary and of the trajectory's
 # timing: each row samples as many placements as it has trajectories,
 # each kernel its own, and a process whose mappings straddle one more
 # page-table boundary allocates and clears one more page-table page.
@@ -24,7 +24,9 @@
 # with the survey's scripts, outside the files whose change marks make
 # bench's rows stale (measure_files), as nothing those rows record comes
 # from it.  Environment: STEP_JOBS (guests at once, as make bench), FULL=1
-# (measure every row again).
+# (measure every row again).  It keeps its own list of current rows,
+# and benchmarks/run.sh's measure() the build lock: a measure() step of
+# its own would take the lock run.sh then waits for.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/benchmarks/lib.sh"
